@@ -1,0 +1,10 @@
+import { defineConfig } from 'tsup'
+
+export default defineConfig({
+  entry: ['src/index.ts', 'src/main.ts'],
+  format: ['esm'],
+  target: 'node20',
+  sourcemap: true,
+  clean: true,
+  banner: { js: '#!/usr/bin/env node' },
+})

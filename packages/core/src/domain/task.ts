@@ -1,0 +1,59 @@
+import type { Lease } from './lease.js'
+import type { VenueId } from './venue.js'
+
+export type TaskStatus =
+  | 'pending'
+  | 'running'
+  | 'resizing'
+  | 'closing'
+  | 'closed'
+  | 'cancelled'
+  | 'failed'
+
+export const TERMINAL_TASK_STATUSES: readonly TaskStatus[] = [
+  'closed',
+  'cancelled',
+  'failed',
+]
+
+/** A pending resize request, kept until the worker carries it out. */
+export interface ResizeRequest {
+  readonly longTargetBase: string | null
+  readonly shortTargetBase: string | null
+  readonly requestedAt: string
+}
+
+/** Everything stored about a paired-position task. Decimals are strings. */
+export interface TaskRecord extends Lease {
+  readonly id: string
+  readonly owner: string
+  readonly apiKeyId: string
+  readonly longVenue: VenueId
+  readonly shortVenue: VenueId
+  readonly longMarket: string
+  readonly shortMarket: string
+  readonly sizeUsd: string
+  readonly minFundingApy: string
+  readonly autoClose: boolean
+  readonly maxSpreadBps: string | null
+  readonly status: TaskStatus
+  readonly longSize: string | null
+  readonly shortSize: string | null
+  readonly longEntry: string | null
+  readonly shortEntry: string | null
+  readonly longPrice: string | null
+  readonly shortPrice: string | null
+  readonly longLeverage: string | null
+  readonly shortLeverage: string | null
+  readonly liqProtectionPct: string | null
+  readonly sizeMismatchPct: string | null
+  readonly fundingUsd: string
+  readonly longMarginMode: string | null
+  readonly shortMarginMode: string | null
+  readonly closeReason: string | null
+  readonly error: string | null
+  readonly closeRequestedAt: string | null
+  readonly resizeRequest: ResizeRequest | null
+  readonly createdAt: string
+  readonly updatedAt: string
+}
