@@ -1,4 +1,4 @@
-import DecimalJs from 'decimal.js'
+import { Decimal as DecimalJs } from 'decimal.js'
 
 /**
  * Exact decimal arithmetic for money, prices and sizes. A private clone of

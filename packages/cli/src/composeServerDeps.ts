@@ -1,0 +1,53 @@
+import {
+  type Clock,
+  createMemoryRateLimiter,
+  createStoreRateLimiter,
+  DEFAULT_BINDING_AUTH_DOMAIN,
+  DEFAULT_RATE_LIMIT,
+  type MarketData,
+  type Store,
+  systemClock,
+  type VenueOrderLookup,
+} from '@dn/core'
+import { createJsonLogger, type Logger, type ServerDeps } from '@dn/server'
+import { deriveKey } from './masterKey.js'
+
+export interface ComposeServerDepsOptions {
+  readonly store: Store
+  readonly markets: MarketData
+  readonly masterKey: Buffer
+  /** @default 'local' */
+  readonly env?: string
+  /** @default 'dn' */
+  readonly authDomain?: string
+  /** @default true */
+  readonly workerResize?: boolean
+  /** requests per minute per key and family @default 120 */
+  readonly rateLimit?: number
+  /** keep the budget in the database (several servers) @default false */
+  readonly sharedRateLimit?: boolean
+  readonly clock?: Clock
+  readonly logger?: Logger
+  readonly venueOrders?: VenueOrderLookup
+}
+
+/** The composition root of the HTTP service: picks every adapter. */
+export function composeServerDeps(o: ComposeServerDepsOptions): ServerDeps {
+  const clock = o.clock ?? systemClock
+  const policy = { ...DEFAULT_RATE_LIMIT, limit: o.rateLimit ?? DEFAULT_RATE_LIMIT.limit }
+  return {
+    store: o.store,
+    clock,
+    markets: o.markets,
+    env: o.env ?? 'local',
+    workerResize: o.workerResize ?? true,
+    venueOrders: o.venueOrders,
+    pepper: deriveKey(o.masterKey, 'api-key-pepper'),
+    authDomain: o.authDomain ?? DEFAULT_BINDING_AUTH_DOMAIN,
+    rateLimiter: o.sharedRateLimit
+      ? createStoreRateLimiter({ store: o.store, policy, clock })
+      : createMemoryRateLimiter({ policy, clock }),
+    authFailureLimiter: createMemoryRateLimiter({ clock }),
+    logger: o.logger ?? createJsonLogger(),
+  }
+}

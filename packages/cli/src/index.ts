@@ -1,0 +1,3 @@
+export { composeServerDeps, type ComposeServerDepsOptions } from './composeServerDeps.js'
+export { deriveKey, loadMasterKey, parseMasterKey } from './masterKey.js'
+export { openStore } from './openStore.js'

@@ -1,0 +1,41 @@
+import type { ApiKeyRecord } from '../domain/apiKey.js'
+import { ConflictError } from '../errors/domain.js'
+import type { Repos } from '../ports/store.js'
+import { msToIso } from '../util/time.js'
+import type { CommandDeps } from './commandDeps.js'
+import { ownedTask } from './ownedTask.js'
+
+/**
+ * Queues a close durably (`closeRequestedAt`). It waits for an operation in
+ * progress (a resize) and blocks new ones; the worker then closes both legs.
+ * Closing an already queued task acknowledges again without change.
+ */
+export async function closeTask(
+  tx: Repos,
+  deps: Pick<CommandDeps, 'clock'>,
+  key: ApiKeyRecord,
+  taskId: string,
+): Promise<{ taskId: string; status: 'close_queued' }> {
+  const task = await ownedTask(tx, key, taskId, 'command')
+  if (task.closeRequestedAt !== null && task.status !== 'closed') {
+    return { taskId, status: 'close_queued' }
+  }
+  const now = msToIso(deps.clock.now())
+  const updated =
+    task.status === 'running' || task.status === 'resizing'
+      ? await tx.tasks.update(
+          taskId,
+          { closeRequestedAt: now, updatedAt: now },
+          { status: ['running', 'resizing'] },
+        )
+      : undefined
+  if (!updated) {
+    throw new ConflictError(
+      'task_not_running',
+      task.status === 'pending'
+        ? 'task is pending; cancel it instead of closing'
+        : `task is ${task.status}; only running tasks can be closed`,
+    )
+  }
+  return { taskId, status: 'close_queued' }
+}

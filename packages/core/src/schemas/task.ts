@@ -1,0 +1,53 @@
+import * as v from 'valibot'
+import {
+  DateTimeSchema,
+  DecimalStringSchema,
+  UuidSchema,
+  VenueSchema,
+} from './common.js'
+
+const nullableDecimal = v.nullable(DecimalStringSchema)
+
+/**
+ * A paired-position task as responses show it. Every field is present;
+ * decimals are strings and not-yet-known values are null.
+ */
+export const Task = v.object({
+  taskId: UuidSchema,
+  longVenue: VenueSchema,
+  shortVenue: VenueSchema,
+  longMarket: v.string(),
+  shortMarket: v.string(),
+  sizeUsd: DecimalStringSchema,
+  status: v.pipe(v.string(), v.description('worker state')),
+  longSize: nullableDecimal,
+  shortSize: nullableDecimal,
+  longEntry: nullableDecimal,
+  shortEntry: nullableDecimal,
+  longPrice: nullableDecimal,
+  shortPrice: nullableDecimal,
+  longLeverage: nullableDecimal,
+  shortLeverage: nullableDecimal,
+  liqProtectionPct: nullableDecimal,
+  sizeMismatchPct: nullableDecimal,
+  fundingUsd: DecimalStringSchema,
+  longMarginMode: v.nullable(v.string()),
+  shortMarginMode: v.nullable(v.string()),
+  closeReason: v.nullable(v.string()),
+  error: v.nullable(v.string()),
+  createdAt: DateTimeSchema,
+  updatedAt: DateTimeSchema,
+  closeRequestedAt: v.nullable(DateTimeSchema),
+})
+export type Task = v.InferOutput<typeof Task>
+
+/** `GET /v1/delta-neutral/tasks`: newest first, one page. */
+export const TaskList = v.object({
+  tasks: v.array(Task),
+  nextCursor: v.nullable(v.string()),
+})
+export type TaskList = v.InferOutput<typeof TaskList>
+
+/** `GET /v1/delta-neutral/tasks/{taskId}`. */
+export const TaskResponse = v.object({ task: Task })
+export type TaskResponse = v.InferOutput<typeof TaskResponse>

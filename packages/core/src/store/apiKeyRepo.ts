@@ -1,0 +1,75 @@
+import type { Insertable } from 'kysely'
+import type { ApiKeyRecord } from '../domain/apiKey.js'
+import type { VenueId } from '../domain/venue.js'
+import type { ApiKeyRepo } from '../ports/store.js'
+import { isoToMicros } from '../util/time.js'
+import type { ApiKeysTable } from './database.js'
+import type { RepoScope } from './repoScope.js'
+import {
+  decimal,
+  type FieldMap,
+  fromRow,
+  json,
+  micros,
+  nullable,
+  text,
+  toRow,
+} from './rowMappers.js'
+
+export const apiKeyFields: FieldMap<ApiKeyRecord, ApiKeysTable> = {
+  id: text('id'),
+  owner: text('owner'),
+  env: text('env'),
+  venues: json<readonly VenueId[], 'venues'>('venues'),
+  maxSizeUsd: decimal('max_size_usd'),
+  label: nullable(text('label')),
+  secretHash: text('secret_hash'),
+  createdAt: micros('created_at'),
+  revokedAt: nullable(micros('revoked_at')),
+}
+
+/** API keys; `listByOwner` is newest first. */
+export function apiKeyRepo(scope: RepoScope): ApiKeyRepo {
+  const read = (row: object) => fromRow(apiKeyFields, row)
+  return {
+    async insert(key) {
+      const row = toRow(apiKeyFields, key, scope.dialect)
+      await scope
+        .db()
+        .insertInto('api_keys')
+        .values(row as Insertable<ApiKeysTable>)
+        .execute()
+    },
+    async get(id) {
+      const row = await scope
+        .db()
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirst()
+      return row === undefined ? undefined : read(row)
+    },
+    async listByOwner(owner, env) {
+      const rows = await scope
+        .db()
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('owner', '=', owner)
+        .where('env', '=', env)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute()
+      return rows.map(read)
+    },
+    async revoke(id, at) {
+      const result = await scope
+        .db()
+        .updateTable('api_keys')
+        .set({ revoked_at: Number(isoToMicros(at)) })
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst()
+      return result.numUpdatedRows > 0n
+    },
+  }
+}

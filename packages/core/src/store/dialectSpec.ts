@@ -1,0 +1,34 @@
+import type { ColumnDataType, Kysely } from 'kysely'
+import type { Database } from './database.js'
+
+/** Column types the one migration set maps per dialect. */
+export interface DialectColumnTypes {
+  /** epoch microseconds */
+  readonly micros: ColumnDataType
+  /** exact decimals */
+  readonly decimal: ColumnDataType
+  readonly bool: ColumnDataType
+}
+
+/**
+ * Everything that differs between SQLite and PostgreSQL, so the repositories
+ * and the migrations stay dialect-free.
+ */
+export interface DialectSpec {
+  readonly name: 'sqlite' | 'postgres'
+  /** statement that opens a read-write transaction */
+  readonly begin: string
+  readonly types: DialectColumnTypes
+  /** schema for kysely's migration tables, when not the default one */
+  readonly migrationTableSchema?: string | undefined
+  /** a boolean as the driver binds it */
+  bool(value: boolean): boolean | number
+  /**
+   * Runs `fn` holding a lock that serializes migrations across processes;
+   * `db` is bound to a single connection.
+   */
+  withMigrationLock<T>(
+    db: Kysely<Database>,
+    fn: (db: Kysely<Database>) => Promise<T>,
+  ): Promise<T>
+}

@@ -1,0 +1,123 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { type Kysely, sql } from 'kysely'
+import type { Repos, Store } from '../ports/store.js'
+import { apiKeyRepo } from './apiKeyRepo.js'
+import type { Database } from './database.js'
+import type { DialectSpec } from './dialectSpec.js'
+import { idempotencyRepo } from './idempotencyRepo.js'
+import { perpOrderRepo } from './perpOrderRepo.js'
+import { rateLimitRepo } from './rateLimitRepo.js'
+import type { RepoScope } from './repoScope.js'
+import { requestLogRepo } from './requestLogRepo.js'
+import { StoreError } from './storeError.js'
+import { taskRepo } from './taskRepo.js'
+import { venueBindingRepo } from './venueBindingRepo.js'
+import { walletNonceRepo } from './walletNonceRepo.js'
+import { workerRepo } from './workerRepo.js'
+
+/** An open transaction: one connection, live until commit or rollback. */
+interface TxContext {
+  readonly db: Kysely<Database>
+  active: boolean
+  savepoints: number
+}
+
+/**
+ * Builds the {@link Store} over a migrated `Kysely<Database>`.
+ *
+ * Transaction rule: inside `transaction(fn)`, use the `tx` repos. Calls on
+ * the store itself made from within `fn` (same async context) join the open
+ * transaction instead of taking another connection, so they see its writes,
+ * roll back with it, and cannot deadlock on SQLite's single connection or on
+ * an exhausted PostgreSQL pool; a nested `store.transaction` becomes a
+ * savepoint. Calls from other async contexts wait for the connection on
+ * SQLite, and run beside it on PostgreSQL. The `tx` repos throw
+ * {@link StoreError} once the transaction has finished.
+ * @internal
+ */
+export function createKyselyStore(
+  db: Kysely<Database>,
+  dialect: DialectSpec,
+): Store {
+  const open = new AsyncLocalStorage<TxContext>()
+  const current = (): TxContext | undefined => {
+    const ctx = open.getStore()
+    return ctx?.active ? ctx : undefined
+  }
+
+  const begin = <T>(fn: (ctx: TxContext) => Promise<T>): Promise<T> =>
+    db.connection().execute(async (conn) => {
+      await sql.raw(dialect.begin).execute(conn)
+      const ctx: TxContext = { db: conn, active: true, savepoints: 0 }
+      try {
+        const result = await open.run(ctx, () => fn(ctx))
+        await sql`commit`.execute(conn)
+        return result
+      } catch (err) {
+        await sql`rollback`.execute(conn).catch(() => undefined)
+        throw err
+      } finally {
+        ctx.active = false
+      }
+    })
+
+  const savepoint = async <T>(
+    ctx: TxContext,
+    fn: () => Promise<T>,
+  ): Promise<T> => {
+    ctx.savepoints += 1
+    const name = sql.id(`dn_sp_${ctx.savepoints}`)
+    await sql`savepoint ${name}`.execute(ctx.db)
+    try {
+      const result = await fn()
+      await sql`release savepoint ${name}`.execute(ctx.db)
+      return result
+    } catch (err) {
+      await sql`rollback to savepoint ${name}`.execute(ctx.db)
+      await sql`release savepoint ${name}`.execute(ctx.db)
+      throw err
+    }
+  }
+
+  const txScope = (ctx: TxContext): RepoScope => {
+    const txDb = () => {
+      if (!ctx.active) throw new StoreError('transaction already finished')
+      return ctx.db
+    }
+    return { dialect, db: txDb, atomic: (fn) => fn(txDb()) }
+  }
+
+  const rootScope: RepoScope = {
+    dialect,
+    db: () => current()?.db ?? db,
+    atomic: (fn) => {
+      const ctx = current()
+      return ctx ? fn(ctx.db) : begin((c) => fn(c.db))
+    },
+  }
+
+  return {
+    dialect: dialect.name,
+    ...repos(rootScope),
+    transaction(fn) {
+      const ctx = current()
+      if (ctx) return savepoint(ctx, () => fn(repos(txScope(ctx))))
+      return begin((c) => fn(repos(txScope(c))))
+    },
+    close: () => db.destroy(),
+  }
+}
+
+function repos(scope: RepoScope): Repos {
+  return {
+    apiKeys: apiKeyRepo(scope),
+    bindings: venueBindingRepo(scope),
+    tasks: taskRepo(scope),
+    orders: perpOrderRepo(scope),
+    idempotency: idempotencyRepo(scope),
+    requestLogs: requestLogRepo(scope),
+    rateLimits: rateLimitRepo(scope),
+    walletNonces: walletNonceRepo(scope),
+    workers: workerRepo(scope),
+  }
+}

@@ -1,0 +1,220 @@
+import type { Kysely, Migration } from 'kysely'
+import type { DialectColumnTypes } from './dialectSpec.js'
+
+/**
+ * The store's one migration set, for both dialects; only column types come
+ * from the dialect. Append new migrations, never edit a released one.
+ */
+export function migrations(
+  types: DialectColumnTypes,
+): Record<string, Migration> {
+  return {
+    '0001_initial': {
+      up: (db: Kysely<unknown>) => createInitialSchema(db, types),
+      down: dropInitialSchema,
+    },
+  }
+}
+
+async function createInitialSchema(
+  db: Kysely<unknown>,
+  t: DialectColumnTypes,
+): Promise<void> {
+  await db.schema
+    .createTable('api_keys')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('owner', 'text', (c) => c.notNull())
+    .addColumn('env', 'text', (c) => c.notNull())
+    .addColumn('venues', 'text', (c) => c.notNull())
+    .addColumn('max_size_usd', t.decimal, (c) => c.notNull())
+    .addColumn('label', 'text')
+    .addColumn('secret_hash', 'text', (c) => c.notNull())
+    .addColumn('created_at', t.micros, (c) => c.notNull())
+    .addColumn('revoked_at', t.micros)
+    .execute()
+  await db.schema
+    .createIndex('api_keys_owner_env_idx')
+    .on('api_keys')
+    .columns(['owner', 'env', 'created_at'])
+    .execute()
+
+  await db.schema
+    .createTable('venue_bindings')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('owner', 'text', (c) => c.notNull())
+    .addColumn('venue', 'text', (c) => c.notNull())
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('account_index', 'text')
+    .addColumn('credential_ref', 'text')
+    .addColumn('credential_ciphertext', 'text')
+    .addColumn('created_at', t.micros, (c) => c.notNull())
+    .addColumn('updated_at', t.micros, (c) => c.notNull())
+    .addUniqueConstraint('venue_bindings_owner_venue_key', ['owner', 'venue'])
+    .execute()
+
+  await db.schema
+    .createTable('tasks')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('owner', 'text', (c) => c.notNull())
+    .addColumn('api_key_id', 'text', (c) => c.notNull())
+    .addColumn('long_venue', 'text', (c) => c.notNull())
+    .addColumn('short_venue', 'text', (c) => c.notNull())
+    .addColumn('long_market', 'text', (c) => c.notNull())
+    .addColumn('short_market', 'text', (c) => c.notNull())
+    .addColumn('size_usd', t.decimal, (c) => c.notNull())
+    .addColumn('min_funding_apy', t.decimal, (c) => c.notNull())
+    .addColumn('auto_close', t.bool, (c) => c.notNull())
+    .addColumn('max_spread_bps', t.decimal)
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('long_size', t.decimal)
+    .addColumn('short_size', t.decimal)
+    .addColumn('long_entry', t.decimal)
+    .addColumn('short_entry', t.decimal)
+    .addColumn('long_price', t.decimal)
+    .addColumn('short_price', t.decimal)
+    .addColumn('long_leverage', t.decimal)
+    .addColumn('short_leverage', t.decimal)
+    .addColumn('liq_protection_pct', t.decimal)
+    .addColumn('size_mismatch_pct', t.decimal)
+    .addColumn('funding_usd', t.decimal, (c) => c.notNull())
+    .addColumn('long_margin_mode', 'text')
+    .addColumn('short_margin_mode', 'text')
+    .addColumn('close_reason', 'text')
+    .addColumn('error', 'text')
+    .addColumn('close_requested_at', t.micros)
+    .addColumn('resize_request', 'text')
+    .addColumn('lease_owner', 'text')
+    .addColumn('lease_expires_at', t.micros)
+    .addColumn('fence', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('created_at', t.micros, (c) => c.notNull())
+    .addColumn('updated_at', t.micros, (c) => c.notNull())
+    .execute()
+  await db.schema
+    .createIndex('tasks_owner_updated_idx')
+    .on('tasks')
+    .columns(['owner', 'updated_at', 'id'])
+    .execute()
+  await db.schema
+    .createIndex('tasks_status_idx')
+    .on('tasks')
+    .column('status')
+    .execute()
+
+  await db.schema
+    .createTable('perp_orders')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('owner', 'text', (c) => c.notNull())
+    .addColumn('api_key_id', 'text', (c) => c.notNull())
+    .addColumn('venue', 'text', (c) => c.notNull())
+    .addColumn('market', 'text', (c) => c.notNull())
+    .addColumn('side', 'text', (c) => c.notNull())
+    .addColumn('order_type', 'text', (c) => c.notNull())
+    .addColumn('size_base', t.decimal, (c) => c.notNull())
+    .addColumn('requested_limit_price', t.decimal)
+    .addColumn('limit_price', t.decimal)
+    .addColumn('time_in_force', 'text', (c) => c.notNull())
+    .addColumn('slippage_bps', 'integer', (c) => c.notNull())
+    .addColumn('reduce_only', t.bool, (c) => c.notNull())
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('requested_base', t.decimal)
+    .addColumn('filled_base', t.decimal, (c) => c.notNull())
+    .addColumn('average_price', t.decimal)
+    .addColumn('client_order_id', 'text', (c) => c.notNull().unique())
+    .addColumn('venue_order_id', 'text')
+    .addColumn('venue_status', 'text')
+    .addColumn('error', 'text')
+    .addColumn('cancel_requested_at', t.micros)
+    .addColumn('submitted_at', t.micros)
+    .addColumn('observed_at', t.micros)
+    .addColumn('expires_at', t.micros, (c) => c.notNull())
+    .addColumn('resolution', 'text')
+    .addColumn('lease_owner', 'text')
+    .addColumn('lease_expires_at', t.micros)
+    .addColumn('fence', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('created_at', t.micros, (c) => c.notNull())
+    .addColumn('updated_at', t.micros, (c) => c.notNull())
+    .execute()
+  await db.schema
+    .createIndex('perp_orders_owner_updated_idx')
+    .on('perp_orders')
+    .columns(['owner', 'updated_at', 'id'])
+    .execute()
+  await db.schema
+    .createIndex('perp_orders_status_idx')
+    .on('perp_orders')
+    .column('status')
+    .execute()
+
+  await db.schema
+    .createTable('idempotency_keys')
+    .addColumn('scope', 'text', (c) => c.notNull())
+    .addColumn('key', 'text', (c) => c.notNull())
+    .addColumn('method', 'text', (c) => c.notNull())
+    .addColumn('path', 'text', (c) => c.notNull())
+    .addColumn('fingerprint', 'text', (c) => c.notNull())
+    .addColumn('status', 'integer', (c) => c.notNull())
+    .addColumn('body', 'text', (c) => c.notNull())
+    .addColumn('created_at', t.micros, (c) => c.notNull())
+    .addPrimaryKeyConstraint('idempotency_keys_pkey', ['scope', 'key'])
+    .execute()
+
+  await db.schema
+    .createTable('request_logs')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('api_key_id', 'text', (c) => c.notNull())
+    .addColumn('family', 'text', (c) => c.notNull())
+    .addColumn('action', 'text', (c) => c.notNull())
+    .addColumn('method', 'text', (c) => c.notNull())
+    .addColumn('path', 'text', (c) => c.notNull())
+    .addColumn('task_id', 'text')
+    .addColumn('order_id', 'text')
+    .addColumn('http_status', 'integer', (c) => c.notNull())
+    .addColumn('error_code', 'text')
+    .addColumn('replayed', t.bool, (c) => c.notNull())
+    .addColumn('created_at', t.micros, (c) => c.notNull())
+    .execute()
+  await db.schema
+    .createIndex('request_logs_key_family_created_idx')
+    .on('request_logs')
+    .columns(['api_key_id', 'family', 'created_at'])
+    .execute()
+
+  await db.schema
+    .createTable('rate_limits')
+    .addColumn('bucket', 'text', (c) => c.primaryKey())
+    .addColumn('hits', 'text', (c) => c.notNull())
+    .execute()
+
+  await db.schema
+    .createTable('wallet_nonces')
+    .addColumn('owner', 'text', (c) => c.notNull())
+    .addColumn('nonce', 'text', (c) => c.notNull())
+    .addColumn('action', 'text', (c) => c.notNull())
+    .addColumn('used_at', t.micros, (c) => c.notNull())
+    .addPrimaryKeyConstraint('wallet_nonces_pkey', ['owner', 'nonce'])
+    .execute()
+
+  await db.schema
+    .createTable('workers')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('started_at', t.micros, (c) => c.notNull())
+    .addColumn('heartbeat_at', t.micros, (c) => c.notNull())
+    .addColumn('fenced_at', t.micros)
+    .execute()
+}
+
+async function dropInitialSchema(db: Kysely<unknown>): Promise<void> {
+  for (const table of [
+    'workers',
+    'wallet_nonces',
+    'rate_limits',
+    'request_logs',
+    'idempotency_keys',
+    'perp_orders',
+    'tasks',
+    'venue_bindings',
+    'api_keys',
+  ]) {
+    await db.schema.dropTable(table).ifExists().execute()
+  }
+}

@@ -1,0 +1,15 @@
+import type { Kysely } from 'kysely'
+import type { Database } from './database.js'
+import type { DialectSpec } from './dialectSpec.js'
+
+/** What a repository runs its queries on: the store itself or a transaction. */
+export interface RepoScope {
+  readonly dialect: DialectSpec
+  /** the executor for one query */
+  db(): Kysely<Database>
+  /**
+   * Runs several statements atomically: in the enclosing transaction when
+   * there is one, else in a new one.
+   */
+  atomic<T>(fn: (db: Kysely<Database>) => Promise<T>): Promise<T>
+}

@@ -1,0 +1,75 @@
+import type { Insertable } from 'kysely'
+import type { VenueBindingRecord } from '../domain/venueBinding.js'
+import type { VenueBindingRepo } from '../ports/store.js'
+import type { VenueBindingsTable } from './database.js'
+import type { RepoScope } from './repoScope.js'
+import {
+  type FieldMap,
+  fromRow,
+  micros,
+  nullable,
+  text,
+  toRow,
+} from './rowMappers.js'
+
+export const venueBindingFields: FieldMap<
+  VenueBindingRecord,
+  VenueBindingsTable
+> = {
+  id: text('id'),
+  owner: text('owner'),
+  venue: text('venue'),
+  status: text('status'),
+  accountIndex: nullable(text('account_index')),
+  credentialRef: nullable(text('credential_ref')),
+  credentialCiphertext: nullable(text('credential_ciphertext')),
+  createdAt: micros('created_at'),
+  updatedAt: micros('updated_at'),
+}
+
+/**
+ * Venue bindings, one per (owner, venue). An upsert onto an existing pair
+ * keeps the stored `id` and `createdAt` and replaces everything else.
+ */
+export function venueBindingRepo(scope: RepoScope): VenueBindingRepo {
+  const read = (row: object) => fromRow(venueBindingFields, row)
+  return {
+    async upsert(binding) {
+      const row = toRow(venueBindingFields, binding, scope.dialect)
+      await scope
+        .db()
+        .insertInto('venue_bindings')
+        .values(row as Insertable<VenueBindingsTable>)
+        .onConflict((oc) =>
+          oc.columns(['owner', 'venue']).doUpdateSet((eb) => ({
+            status: eb.ref('excluded.status'),
+            account_index: eb.ref('excluded.account_index'),
+            credential_ref: eb.ref('excluded.credential_ref'),
+            credential_ciphertext: eb.ref('excluded.credential_ciphertext'),
+            updated_at: eb.ref('excluded.updated_at'),
+          })),
+        )
+        .execute()
+    },
+    async get(owner, venue) {
+      const row = await scope
+        .db()
+        .selectFrom('venue_bindings')
+        .selectAll()
+        .where('owner', '=', owner)
+        .where('venue', '=', venue)
+        .executeTakeFirst()
+      return row === undefined ? undefined : read(row)
+    },
+    async listByOwner(owner) {
+      const rows = await scope
+        .db()
+        .selectFrom('venue_bindings')
+        .selectAll()
+        .where('owner', '=', owner)
+        .orderBy('venue')
+        .execute()
+      return rows.map(read)
+    },
+  }
+}

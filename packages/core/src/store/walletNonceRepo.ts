@@ -1,0 +1,21 @@
+import type { WalletNonceRepo } from '../ports/store.js'
+import { isoToMicros } from '../util/time.js'
+import type { RepoScope } from './repoScope.js'
+
+/**
+ * Used wallet-signature nonces. The (owner, nonce) primary key makes `use`
+ * true for exactly one caller, however many race.
+ */
+export function walletNonceRepo(scope: RepoScope): WalletNonceRepo {
+  return {
+    async use(owner, nonce, action, at) {
+      const result = await scope
+        .db()
+        .insertInto('wallet_nonces')
+        .values({ owner, nonce, action, used_at: Number(isoToMicros(at)) })
+        .onConflict((oc) => oc.columns(['owner', 'nonce']).doNothing())
+        .executeTakeFirst()
+      return (result.numInsertedOrUpdatedRows ?? 0n) > 0n
+    },
+  }
+}

@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { AppError, NotFoundError } from '@dn/core'
+import { errorResponse } from './http/errorResponse.js'
+import type { HttpResponse } from './http/httpResponse.js'
+import { discardBody } from './http/readJsonBody.js'
+import { createRouter, type Route } from './router.js'
+import { apiKeyRoutes } from './routes/apiKeyRoutes.js'
+import { perpOrderRoutes } from './routes/perpOrderRoutes.js'
+import { requestLogRoutes } from './routes/requestLogRoutes.js'
+import { serviceRoutes } from './routes/serviceRoutes.js'
+import { taskRoutes } from './routes/taskRoutes.js'
+import type { ServerDeps } from './serverDeps.js'
+
+class MethodNotAllowedError extends AppError {
+  override name = 'MethodNotAllowedError'
+  constructor() {
+    super(405, 'method_not_allowed', 'method not allowed on this route')
+  }
+}
+
+/** Every route the service serves. */
+export function allRoutes(deps: ServerDeps): Route[] {
+  return [
+    ...serviceRoutes(),
+    ...taskRoutes(deps),
+    ...perpOrderRoutes(deps),
+    ...requestLogRoutes(deps),
+    ...apiKeyRoutes(deps),
+  ]
+}
+
+/**
+ * The node:http adapter: routes a request, runs its handler, writes the JSON
+ * answer with `X-Request-Id`. Handlers never touch the response object.
+ */
+export function createRequestListener(
+  deps: ServerDeps,
+  routes: readonly Route[] = allRoutes(deps),
+): (req: IncomingMessage, res: ServerResponse) => void {
+  const router = createRouter(routes)
+  return (req, res) => {
+    const requestId = randomUUID()
+    const started = performance.now()
+    void handle(req, requestId).then((out) => {
+      discardBody(req)
+      res.writeHead(out.status, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(out.body),
+        'x-request-id': requestId,
+        'cache-control': 'no-store',
+        ...out.headers,
+      })
+      res.end(out.body)
+      deps.logger.info('request', {
+        requestId,
+        method: req.method,
+        path: (req.url ?? '').split('?')[0],
+        status: out.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+      })
+    })
+  }
+
+  async function handle(req: IncomingMessage, requestId: string): Promise<HttpResponse> {
+    try {
+      const url = new URL(req.url ?? '/', 'http://localhost')
+      const method = req.method ?? 'GET'
+      const match = router.match(method, url.pathname)
+      if (match.kind === 'not_found') {
+        throw new NotFoundError('route_not_found', `no route ${method} ${url.pathname}`)
+      }
+      if (match.kind === 'method_not_allowed') {
+        const e = errorResponse(new MethodNotAllowedError(), requestId, deps.logger)
+        return { ...e, headers: { ...e.headers, allow: match.allow.join(', ') } }
+      }
+      return await match.route.handler({
+        req,
+        requestId,
+        method,
+        path: url.pathname,
+        params: match.params,
+        query: url.searchParams,
+        ip: req.socket.remoteAddress ?? 'unknown',
+      })
+    } catch (err) {
+      return errorResponse(err, requestId, deps.logger)
+    }
+  }
+}

@@ -1,0 +1,11 @@
+export { allRoutes, createRequestListener } from './createRequestListener.js'
+export type { HttpResponse } from './http/httpResponse.js'
+export { createJsonLogger, type Logger, silentLogger } from './logger.js'
+export { buildOpenApiDocument } from './openapi/openApiDocument.js'
+export type { Route } from './router.js'
+export type { ServerDeps } from './serverDeps.js'
+export {
+  type RunningServer,
+  type StartHttpServerOptions,
+  startHttpServer,
+} from './startHttpServer.js'

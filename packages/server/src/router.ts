@@ -1,0 +1,65 @@
+import type { IncomingMessage } from 'node:http'
+import type { HttpResponse } from './http/httpResponse.js'
+
+export interface RequestContext {
+  readonly req: IncomingMessage
+  readonly requestId: string
+  readonly method: string
+  /** path without the query string */
+  readonly path: string
+  readonly params: Readonly<Record<string, string>>
+  readonly query: URLSearchParams
+  readonly ip: string
+}
+
+export type Handler = (ctx: RequestContext) => Promise<HttpResponse>
+
+export interface Route {
+  readonly method: 'GET' | 'POST'
+  /** `/v1/delta-neutral/tasks/{taskId}` */
+  readonly pattern: string
+  readonly handler: Handler
+}
+
+export type RouteMatch =
+  | { readonly kind: 'found'; readonly route: Route; readonly params: Record<string, string> }
+  | { readonly kind: 'method_not_allowed'; readonly allow: string[] }
+  | { readonly kind: 'not_found' }
+
+interface Compiled {
+  readonly route: Route
+  readonly segments: readonly string[]
+}
+
+/** A tiny segment router: literal segments and `{name}` captures. */
+export function createRouter(routes: readonly Route[]): {
+  match(method: string, path: string): RouteMatch
+} {
+  const compiled: Compiled[] = routes.map((route) => ({
+    route,
+    segments: route.pattern.split('/').slice(1),
+  }))
+  return {
+    match(method, path) {
+      const parts = path.split('/').slice(1)
+      const allow: string[] = []
+      for (const c of compiled) {
+        if (c.segments.length !== parts.length) continue
+        const params: Record<string, string> = {}
+        let ok = true
+        for (let i = 0; i < parts.length && ok; i++) {
+          const seg = c.segments[i] as string
+          const part = parts[i] as string
+          if (seg.startsWith('{')) params[seg.slice(1, -1)] = part
+          else ok = seg === part
+        }
+        if (!ok) continue
+        if (c.route.method === method) return { kind: 'found', route: c.route, params }
+        allow.push(c.route.method)
+      }
+      return allow.length > 0
+        ? { kind: 'method_not_allowed', allow }
+        : { kind: 'not_found' }
+    },
+  }
+}

@@ -1,0 +1,15 @@
+import type { CommandDeps, RateLimiter } from '@dn/core'
+import type { Logger } from './logger.js'
+
+/** Everything the HTTP edge needs; built once in the composition root. */
+export interface ServerDeps extends CommandDeps {
+  /** HMAC key for API-key secrets */
+  readonly pepper: Buffer
+  /** BINDING_AUTH_DOMAIN */
+  readonly authDomain: string
+  /** per key and route family: 120 per minute */
+  readonly rateLimiter: RateLimiter
+  /** per client IP, counting only failed authentications */
+  readonly authFailureLimiter: RateLimiter
+  readonly logger: Logger
+}
