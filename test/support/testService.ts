@@ -6,7 +6,12 @@ import { composeServerDeps } from '@dn/cli'
 import type { Clock, Store, VenueId, VenueOrderLookup } from '@dn/core'
 import { createPostgresStore } from '@dn/core/postgres'
 import { createSqliteStore } from '@dn/core/sqlite'
-import { type RunningServer, type ServerDeps, silentLogger, startHttpServer } from '@dn/server'
+import {
+  type RunningServer,
+  type ServerDeps,
+  silentLogger,
+  startHttpServer,
+} from '@dn/server'
 import { createSimMarketData } from '@dn/venues'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { newNonce, newWallet, signWalletMessage } from './wallet.js'
@@ -18,11 +23,16 @@ export function dialects(): Dialect[] {
   return process.env.DN_TEST_PG_URL ? ['sqlite', 'postgres'] : ['sqlite']
 }
 
-export async function openTestStore(dialect: Dialect): Promise<{ store: Store; cleanup(): void }> {
+export async function openTestStore(
+  dialect: Dialect,
+): Promise<{ store: Store; cleanup(): void }> {
   if (dialect === 'postgres') {
     const url = process.env.DN_TEST_PG_URL
     if (!url) throw new Error('DN_TEST_PG_URL is not set')
-    return { store: await createPostgresStore({ connectionString: url }), cleanup: () => {} }
+    return {
+      store: await createPostgresStore({ connectionString: url }),
+      cleanup: () => {},
+    }
   }
   const dir = mkdtempSync(join(tmpdir(), 'dn-test-'))
   return {
@@ -32,9 +42,16 @@ export async function openTestStore(dialect: Dialect): Promise<{ store: Store; c
 }
 
 /** A clock tests can move. */
-export function testClock(start = Date.now()): Clock & { advance(ms: number): void } {
+export function testClock(
+  start = Date.now(),
+): Clock & { advance(ms: number): void } {
   let now = start
-  return { now: () => now, advance: (ms) => { now += ms } }
+  return {
+    now: () => now,
+    advance: (ms) => {
+      now += ms
+    },
+  }
 }
 
 export interface TestService {
@@ -55,7 +72,9 @@ export interface TestServiceOptions {
 }
 
 /** Server + store on loopback, port 0; close it in afterAll. */
-export async function startTestService(o: TestServiceOptions = {}): Promise<TestService> {
+export async function startTestService(
+  o: TestServiceOptions = {},
+): Promise<TestService> {
   const { store, cleanup } = await openTestStore(o.dialect ?? 'sqlite')
   const markets = createSimMarketData()
   const masterKey = Buffer.alloc(32, 7)
@@ -86,7 +105,11 @@ export async function startTestService(o: TestServiceOptions = {}): Promise<Test
 }
 
 /** Marks venues bound for an owner, as the binding worker would. */
-export async function bindVenues(store: Store, owner: string, venues: readonly VenueId[]): Promise<void> {
+export async function bindVenues(
+  store: Store,
+  owner: string,
+  venues: readonly VenueId[],
+): Promise<void> {
   const now = new Date().toISOString()
   for (const venue of venues) {
     await store.bindings.upsert({
@@ -116,7 +139,12 @@ export interface TestOwner {
  */
 export async function createOwnerWithKey(
   svc: TestService,
-  opts: { venues?: VenueId[]; bound?: VenueId[]; maxSizeUsd?: number; wallet?: PrivateKeyAccount } = {},
+  opts: {
+    venues?: VenueId[]
+    bound?: VenueId[]
+    maxSizeUsd?: number
+    wallet?: PrivateKeyAccount
+  } = {},
 ): Promise<TestOwner> {
   const wallet = opts.wallet ?? newWallet()
   const owner = wallet.address.toLowerCase()
@@ -126,15 +154,28 @@ export async function createOwnerWithKey(
   const nonce = newNonce()
   const maxSizeUsd = opts.maxSizeUsd ?? 100_000
   const signature = await signWalletMessage(wallet, 'create_api_key', {
-    owner, venues, maxSizeUsd, label: null, nonce, expiresAt,
+    owner,
+    venues,
+    maxSizeUsd,
+    label: null,
+    nonce,
+    expiresAt,
   })
   const res = await fetch(`${svc.url}/v1/api-keys`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ owner, venues, maxSizeUsd, authorization: { nonce, expiresAt, signature } }),
+    body: JSON.stringify({
+      owner,
+      venues,
+      maxSizeUsd,
+      authorization: { nonce, expiresAt, signature },
+    }),
   })
   const body = (await res.json()) as { apiKey: string; keyId: string }
-  if (res.status !== 201) throw new Error(`key creation failed: ${res.status} ${JSON.stringify(body)}`)
+  if (res.status !== 201)
+    throw new Error(
+      `key creation failed: ${res.status} ${JSON.stringify(body)}`,
+    )
   return { wallet, owner, apiKey: body.apiKey, keyId: body.keyId }
 }
 
@@ -143,19 +184,35 @@ export async function call(
   svc: { url: string },
   method: string,
   path: string,
-  o: { key?: string; body?: unknown; rawBody?: string; idem?: string | null; headers?: Record<string, string> } = {},
+  o: {
+    key?: string
+    body?: unknown
+    rawBody?: string
+    idem?: string | null
+    headers?: Record<string, string>
+  } = {},
 ): Promise<{ status: number; headers: Headers; body: any; text: string }> {
   const headers: Record<string, string> = { ...o.headers }
   if (o.key) headers.authorization = `Bearer ${o.key}`
-  if (o.body !== undefined || o.rawBody !== undefined) headers['content-type'] ??= 'application/json'
-  if (method === 'POST' && o.idem !== null) headers['idempotency-key'] ??= o.idem ?? randomUUID()
+  if (o.body !== undefined || o.rawBody !== undefined)
+    headers['content-type'] ??= 'application/json'
+  if (method === 'POST' && o.idem !== null)
+    headers['idempotency-key'] ??= o.idem ?? randomUUID()
   const res = await fetch(`${svc.url}${path}`, {
     method,
     headers,
-    ...(o.rawBody !== undefined ? { body: o.rawBody } : o.body !== undefined ? { body: JSON.stringify(o.body) } : {}),
+    ...(o.rawBody !== undefined
+      ? { body: o.rawBody }
+      : o.body !== undefined
+        ? { body: JSON.stringify(o.body) }
+        : {}),
   })
   const text = await res.text()
   let body: unknown
-  try { body = JSON.parse(text) } catch { body = undefined }
+  try {
+    body = JSON.parse(text)
+  } catch {
+    body = undefined
+  }
   return { status: res.status, headers: res.headers, body, text }
 }

@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto'
 import { DEFAULT_BINDING_AUTH_DOMAIN, walletMessage } from '@dn/core'
-import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
+import {
+  generatePrivateKey,
+  type PrivateKeyAccount,
+  privateKeyToAccount,
+} from 'viem/accounts'
 
 /** A throwaway wallet for tests; its key never leaves the test. */
 export function newWallet(): PrivateKeyAccount {

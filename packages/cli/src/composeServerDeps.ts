@@ -34,7 +34,10 @@ export interface ComposeServerDepsOptions {
 /** The composition root of the HTTP service: picks every adapter. */
 export function composeServerDeps(o: ComposeServerDepsOptions): ServerDeps {
   const clock = o.clock ?? systemClock
-  const policy = { ...DEFAULT_RATE_LIMIT, limit: o.rateLimit ?? DEFAULT_RATE_LIMIT.limit }
+  const policy = {
+    ...DEFAULT_RATE_LIMIT,
+    limit: o.rateLimit ?? DEFAULT_RATE_LIMIT.limit,
+  }
   return {
     store: o.store,
     clock,

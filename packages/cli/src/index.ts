@@ -1,3 +1,6 @@
-export { composeServerDeps, type ComposeServerDepsOptions } from './composeServerDeps.js'
+export {
+  type ComposeServerDepsOptions,
+  composeServerDeps,
+} from './composeServerDeps.js'
 export { deriveKey, loadMasterKey, parseMasterKey } from './masterKey.js'
 export { openStore } from './openStore.js'

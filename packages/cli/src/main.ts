@@ -7,6 +7,8 @@ const program = new Command()
 registerServeCommands(program)
 
 program.parseAsync(process.argv).catch((err: unknown) => {
-  process.stderr.write(`dn: ${err instanceof Error ? err.message : String(err)}\n`)
+  process.stderr.write(
+    `dn: ${err instanceof Error ? err.message : String(err)}\n`,
+  )
   process.exit(1)
 })

@@ -6,12 +6,17 @@ import type { Store } from '@dn/core'
  * nothing for the embedded SQLite file in the data folder. Drivers load
  * lazily so a SQLite deployment never loads pg and vice versa.
  */
-export async function openStore(db: string | undefined, dataDir: string): Promise<Store> {
+export async function openStore(
+  db: string | undefined,
+  dataDir: string,
+): Promise<Store> {
   if (db && /^postgres(ql)?:\/\//.test(db)) {
     const { createPostgresStore } = await import('@dn/core/postgres')
     return createPostgresStore({ connectionString: db })
   }
-  const filename = db?.startsWith('sqlite:') ? db.slice('sqlite:'.length) : join(dataDir, 'dn.sqlite')
+  const filename = db?.startsWith('sqlite:')
+    ? db.slice('sqlite:'.length)
+    : join(dataDir, 'dn.sqlite')
   const { createSqliteStore } = await import('@dn/core/sqlite')
   return createSqliteStore({ filename })
 }

@@ -62,17 +62,30 @@ export function createRequestListener(
     })
   }
 
-  async function handle(req: IncomingMessage, requestId: string): Promise<HttpResponse> {
+  async function handle(
+    req: IncomingMessage,
+    requestId: string,
+  ): Promise<HttpResponse> {
     try {
       const url = new URL(req.url ?? '/', 'http://localhost')
       const method = req.method ?? 'GET'
       const match = router.match(method, url.pathname)
       if (match.kind === 'not_found') {
-        throw new NotFoundError('route_not_found', `no route ${method} ${url.pathname}`)
+        throw new NotFoundError(
+          'route_not_found',
+          `no route ${method} ${url.pathname}`,
+        )
       }
       if (match.kind === 'method_not_allowed') {
-        const e = errorResponse(new MethodNotAllowedError(), requestId, deps.logger)
-        return { ...e, headers: { ...e.headers, allow: match.allow.join(', ') } }
+        const e = errorResponse(
+          new MethodNotAllowedError(),
+          requestId,
+          deps.logger,
+        )
+        return {
+          ...e,
+          headers: { ...e.headers, allow: match.allow.join(', ') },
+        }
       }
       return await match.route.handler({
         req,

@@ -11,7 +11,9 @@ export function createJsonLogger(
   write: (line: string) => void = (l) => process.stderr.write(l),
 ): Logger {
   const emit = (level: string, msg: string, fields?: Record<string, unknown>) =>
-    write(`${JSON.stringify({ t: new Date().toISOString(), level, msg, ...fields })}\n`)
+    write(
+      `${JSON.stringify({ t: new Date().toISOString(), level, msg, ...fields })}\n`,
+    )
   return {
     info: (msg, fields) => emit('info', msg, fields),
     error: (msg, fields) => emit('error', msg, fields),

@@ -22,7 +22,11 @@ export interface Route {
 }
 
 export type RouteMatch =
-  | { readonly kind: 'found'; readonly route: Route; readonly params: Record<string, string> }
+  | {
+      readonly kind: 'found'
+      readonly route: Route
+      readonly params: Record<string, string>
+    }
   | { readonly kind: 'method_not_allowed'; readonly allow: string[] }
   | { readonly kind: 'not_found' }
 
@@ -54,7 +58,8 @@ export function createRouter(routes: readonly Route[]): {
           else ok = seg === part
         }
         if (!ok) continue
-        if (c.route.method === method) return { kind: 'found', route: c.route, params }
+        if (c.route.method === method)
+          return { kind: 'found', route: c.route, params }
         allow.push(c.route.method)
       }
       return allow.length > 0

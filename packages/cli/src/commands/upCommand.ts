@@ -23,13 +23,18 @@ function envFlag(value: string | undefined, fallback: boolean): boolean {
  * Starts the HTTP service. `up` is the laptop mode: embedded SQLite in the
  * data folder, a master key created on first start, simulated venues.
  */
-export async function runServe(flags: ServeFlags, mode: 'up' | 'serve'): Promise<void> {
+export async function runServe(
+  flags: ServeFlags,
+  mode: 'up' | 'serve',
+): Promise<void> {
   const env = process.env
   const dataDir = resolve(flags.data)
   mkdirSync(dataDir, { recursive: true, mode: 0o700 })
   const master = loadMasterKey(env, dataDir, mode === 'up')
   if (master.origin === 'created') {
-    process.stderr.write(`dn: created a master key at ${master.path} (mode 0600); back it up, it encrypts venue credentials\n`)
+    process.stderr.write(
+      `dn: created a master key at ${master.path} (mode 0600); back it up, it encrypts venue credentials\n`,
+    )
   }
   const store = await openStore(flags.db ?? env.DN_DB, dataDir)
   const deps = composeServerDeps({
@@ -42,8 +47,13 @@ export async function runServe(flags: ServeFlags, mode: 'up' | 'serve'): Promise
     rateLimit: env.DN_RATE_LIMIT ? Number(env.DN_RATE_LIMIT) : undefined,
     sharedRateLimit: envFlag(env.DN_SHARED_RATE_LIMIT, false),
   } as Parameters<typeof composeServerDeps>[0])
-  const server = await startHttpServer(deps, { host: flags.host, port: Number(flags.port) })
-  process.stderr.write(`dn: serving ${server.url} (store: ${store.dialect}, env: ${deps.env})\n`)
+  const server = await startHttpServer(deps, {
+    host: flags.host,
+    port: Number(flags.port),
+  })
+  process.stderr.write(
+    `dn: serving ${server.url} (store: ${store.dialect}, env: ${deps.env})\n`,
+  )
   const stop = async () => {
     await server.close()
     await store.close()
@@ -64,8 +74,15 @@ export function registerServeCommands(program: Command): void {
       )
       .option('--port <port>', 'HTTP port', process.env.DN_PORT ?? '8080')
       .option('--host <host>', 'address to bind', '127.0.0.1')
-      .option('--data <dir>', 'data folder (SQLite file, master key)', process.env.DN_DATA ?? '.dn')
-      .option('--db <url>', 'postgres://... or sqlite:<path> (default: <data>/dn.sqlite)')
+      .option(
+        '--data <dir>',
+        'data folder (SQLite file, master key)',
+        process.env.DN_DATA ?? '.dn',
+      )
+      .option(
+        '--db <url>',
+        'postgres://... or sqlite:<path> (default: <data>/dn.sqlite)',
+      )
       .action((flags: ServeFlags) => runServe(flags, mode))
   }
 }

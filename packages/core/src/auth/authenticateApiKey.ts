@@ -24,7 +24,9 @@ export async function authenticateApiKey(
   const parsed = m?.[1] ? parseApiKey(m[1]) : undefined
   if (!parsed) throw new UnauthorizedError()
   const record =
-    parsed.env === deps.env ? await deps.repos.apiKeys.get(parsed.keyId) : undefined
+    parsed.env === deps.env
+      ? await deps.repos.apiKeys.get(parsed.keyId)
+      : undefined
   const hash = hashApiKeySecret(deps.pepper, parsed.secret)
   const ok = digestsEqual(hash, record?.secretHash ?? DUMMY_HASH)
   if (!record || !ok || record.revokedAt !== null) throw new UnauthorizedError()

@@ -42,7 +42,7 @@ export async function verifyWalletSignature(
       message: walletMessage(p.domain, p.action, p.payload),
       signature: p.signature as Hex,
     })
-  } catch (cause) {
+  } catch {
     throw new UnauthorizedError(
       'invalid_signature',
       'wallet signature cannot be recovered',

@@ -1,7 +1,7 @@
-import type { ApiKeyRecord } from '../domain/apiKey.js'
-import type { VenueId } from '../domain/venue.js'
 import { hashApiKeySecret, mintApiKey } from '../auth/apiKeyToken.js'
 import { verifyWalletSignature } from '../auth/verifyWalletSignature.js'
+import type { ApiKeyRecord } from '../domain/apiKey.js'
+import type { VenueId } from '../domain/venue.js'
 import { ConflictError, NotFoundError } from '../errors/domain.js'
 import type { Clock } from '../ports/clock.js'
 import type { Repos, Store } from '../ports/store.js'
@@ -174,7 +174,10 @@ export async function revokeApiKey(
     }
     await useNonce(tx, owner, p.authorization.nonce, 'revoke_api_key', now)
     if (key.revokedAt !== null || !(await tx.apiKeys.revoke(keyId, now))) {
-      throw new ConflictError('api_key_revoked', 'this API key is already revoked')
+      throw new ConflictError(
+        'api_key_revoked',
+        'this API key is already revoked',
+      )
     }
     return apiKeyView({ ...key, revokedAt: now })
   })

@@ -34,7 +34,8 @@ export async function cancelPerpOrder(
     )
     if (done) return { orderId, status: 'cancelled' }
   } else if (SUBMITTED.includes(order.status)) {
-    if (order.cancelRequestedAt !== null) return { orderId, status: 'cancel_queued' }
+    if (order.cancelRequestedAt !== null)
+      return { orderId, status: 'cancel_queued' }
     const queued = await tx.orders.update(
       orderId,
       { cancelRequestedAt: now, updatedAt: now },

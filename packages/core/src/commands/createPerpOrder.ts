@@ -56,7 +56,10 @@ export async function preparePerpOrder(
   const isMarket = params.orderType === 'market'
   const timeInForce = params.timeInForce ?? (isMarket ? 'ioc' : 'gtc')
   const slippageBps = isMarket ? (params.slippageBps ?? 100) : 0
-  if (params.limitPrice !== undefined && !isMultipleOf(params.limitPrice, rules.tickSize)) {
+  if (
+    params.limitPrice !== undefined &&
+    !isMultipleOf(params.limitPrice, rules.tickSize)
+  ) {
     throw new RuleViolationError(
       'invalid_tick',
       `limitPrice ${decString(params.limitPrice)} is not a multiple of the ${params.venue} tick ${rules.tickSize} for ${params.market}`,

@@ -20,7 +20,9 @@ export async function listPage<T extends { id: string; updatedAt: string }>(
   const limit = params.limit ?? 20
   const filter = { status: params.status, updatedSince: params.updatedSince }
   const after: ListPosition | undefined =
-    params.cursor === undefined ? undefined : decodeCursor(params.cursor, filter)
+    params.cursor === undefined
+      ? undefined
+      : decodeCursor(params.cursor, filter)
   const rows = await list({ ...base, ...filter, after, limit: limit + 1 })
   const items = rows.slice(0, limit)
   const last = items[items.length - 1]

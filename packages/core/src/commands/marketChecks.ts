@@ -1,6 +1,10 @@
 import type { VenueId } from '../domain/venue.js'
 import { RuleViolationError } from '../errors/domain.js'
-import type { MarketData, MarketQuote, MarketRules } from '../ports/marketData.js'
+import type {
+  MarketData,
+  MarketQuote,
+  MarketRules,
+} from '../ports/marketData.js'
 
 /** Rules and a fresh quote of one listed market, or 400 `market_not_listed`. */
 export async function listedMarket(

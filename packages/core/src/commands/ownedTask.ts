@@ -17,7 +17,11 @@ export async function ownedTask(
 ): Promise<TaskRecord> {
   const task = await repos.tasks.get(taskId)
   const venues = task ? [task.longVenue, task.shortVenue] : []
-  if (!task || task.owner !== key.owner || (mode === 'read' && !grants(key, venues))) {
+  if (
+    !task ||
+    task.owner !== key.owner ||
+    (mode === 'read' && !grants(key, venues))
+  ) {
     throw new NotFoundError('task_not_found', `task ${taskId} not found`)
   }
   if (mode === 'command') requireVenueGrant(key, venues)

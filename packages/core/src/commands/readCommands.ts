@@ -1,7 +1,10 @@
 import type { ApiKeyRecord } from '../domain/apiKey.js'
 import { type PerpOrderView, perpOrderView } from '../domain/perpOrderView.js'
 import type { RequestFamily } from '../domain/requestLog.js'
-import { type RequestLogView, requestLogView } from '../domain/requestLogView.js'
+import {
+  type RequestLogView,
+  requestLogView,
+} from '../domain/requestLogView.js'
 import { type TaskView, taskView } from '../domain/taskView.js'
 import type { Repos } from '../ports/store.js'
 import { type ListParameters, listPage } from './listPage.js'

@@ -123,4 +123,3 @@ export async function resizeTask(
   }
   return { taskId: task.id, status: 'resizing' }
 }
-

@@ -29,7 +29,10 @@ function requireResolvable(order: PerpOrderRecord, nowMs: number): void {
       `order expires at ${order.expiresAt}; resolve is allowed only after expiry`,
     )
   }
-  if (order.leaseExpiresAt !== null && Date.parse(order.leaseExpiresAt) > nowMs) {
+  if (
+    order.leaseExpiresAt !== null &&
+    Date.parse(order.leaseExpiresAt) > nowMs
+  ) {
     throw new ConflictError(
       'order_lease_active',
       'a worker holds this order; stop all workers and run `dn worker fence` first',

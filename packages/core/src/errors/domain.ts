@@ -25,7 +25,10 @@ export class RuleViolationError extends AppError {
 /** 401: missing, malformed, unknown or revoked credentials. */
 export class UnauthorizedError extends AppError {
   override name = 'UnauthorizedError'
-  constructor(code = 'unauthorized', message = 'missing, invalid or revoked API key') {
+  constructor(
+    code = 'unauthorized',
+    message = 'missing, invalid or revoked API key',
+  ) {
     super(401, code, message)
   }
 }

@@ -1,6 +1,6 @@
+import type { IdempotencyRecord } from '../domain/idempotency.js'
 import { ConflictError } from '../errors/domain.js'
 import { errorBody, isAppError } from '../errors/errorBody.js'
-import type { IdempotencyRecord } from '../domain/idempotency.js'
 import type { Repos, Store } from '../ports/store.js'
 
 export interface CommandResponse {

@@ -3,8 +3,8 @@ import { systemClock } from '../ports/clock.js'
 import type { RateLimitHit } from '../ports/store.js'
 import {
   DEFAULT_RATE_LIMIT,
-  type RateLimitPolicy,
   type RateLimiter,
+  type RateLimitPolicy,
 } from './rateLimiter.js'
 
 export interface MemoryRateLimiterOptions {

@@ -124,7 +124,12 @@ export interface RateLimitRepo {
 
 export interface WalletNonceRepo {
   /** Records a signed nonce as used. @returns false if it was used before. */
-  use(owner: string, nonce: string, action: string, at: string): Promise<boolean>
+  use(
+    owner: string,
+    nonce: string,
+    action: string,
+    at: string,
+  ): Promise<boolean>
 }
 
 export interface WorkerRepo {

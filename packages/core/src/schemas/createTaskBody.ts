@@ -1,7 +1,8 @@
 import * as v from 'valibot'
+import { VENUES } from '../domain/venue.js'
 import {
-  MarketSchema,
   MAX_AMOUNT,
+  MarketSchema,
   PositiveAmountSchema,
   VenueSchema,
 } from './common.js'
@@ -48,6 +49,17 @@ export const CreateTaskBody = v.pipe(
     ),
     ['shortVenue'],
   ),
-  v.description('longVenue and shortVenue must differ.'),
+  v.metadata({
+    description: 'longVenue and shortVenue must differ.',
+    not: {
+      anyOf: VENUES.map((venue) => ({
+        properties: {
+          longVenue: { const: venue },
+          shortVenue: { const: venue },
+        },
+        required: ['longVenue', 'shortVenue'],
+      })),
+    },
+  }),
 )
 export type CreateTaskBody = v.InferOutput<typeof CreateTaskBody>

@@ -30,8 +30,15 @@ function isUnknownKey(issue: v.BaseIssue<unknown>): boolean {
   return OBJECT_TYPES.has(issue.type) && issue.expected === 'never'
 }
 
-function bound(requirement: unknown, input: unknown, noun: string): string {
-  return `${String(requirement)} ${Array.isArray(input) ? 'items' : noun}`
+/** `("a" | "b")` -> `"a", "b"`. */
+function options(expected: string | null): string {
+  return (expected ?? '').replace(/^\((.*)\)$/, '$1').replaceAll(' | ', ', ')
+}
+
+/** `3 items`, `1 character`. */
+function bound(requirement: unknown, input: unknown): string {
+  const noun = Array.isArray(input) ? 'item' : 'character'
+  return `${String(requirement)} ${noun}${requirement === 1 ? '' : 's'}`
 }
 
 /**
@@ -39,7 +46,8 @@ function bound(requirement: unknown, input: unknown, noun: string): string {
  * (valibot prefers a schema's explicit message over this one).
  */
 function describeIssue(issue: v.BaseIssue<unknown>): string {
-  if (isUnknownKey(issue)) return `unknown field ${JSON.stringify(keyOf(issue))}`
+  if (isUnknownKey(issue))
+    return `unknown field ${JSON.stringify(keyOf(issue))}`
   if (issue.received === 'undefined') return 'is required'
   const req = issue.requirement
   switch (issue.type) {
@@ -55,10 +63,10 @@ function describeIssue(issue: v.BaseIssue<unknown>): string {
       return 'must be an object'
     case 'variant':
       return issue.path?.length
-        ? `must be one of ${issue.expected?.replaceAll(' | ', ', ')}`
+        ? `must be one of ${options(issue.expected)}`
         : 'must be an object'
     case 'picklist':
-      return `must be one of ${issue.expected?.replaceAll(' | ', ', ')}`
+      return `must be one of ${options(issue.expected)}`
     case 'literal':
       return `must be ${issue.expected}`
     case 'never':
@@ -74,9 +82,9 @@ function describeIssue(issue: v.BaseIssue<unknown>): string {
     case 'lt_value':
       return `must be < ${String(req)}`
     case 'min_length':
-      return `must have at least ${bound(req, issue.input, 'characters')}`
+      return `must have at least ${bound(req, issue.input)}`
     case 'max_length':
-      return `must have at most ${bound(req, issue.input, 'characters')}`
+      return `must have at most ${bound(req, issue.input)}`
     case 'regex':
       return `must match ${req instanceof RegExp ? req.source : String(req)}`
     case 'iso_timestamp':
@@ -112,7 +120,7 @@ function summaryPathOf(issue: v.BaseIssue<unknown>): string {
  * const body = parseInput(CreateTaskBody, JSON.parse(text))
  */
 export function parseInput<
-  const S extends v.BaseSchema<unknown, unknown, v.BaseIssue<unknown>>,
+  S extends v.BaseSchema<unknown, unknown, v.BaseIssue<unknown>>,
 >(schema: S, value: unknown, code = 'invalid_request'): v.InferOutput<S> {
   // valibot object schemas accept arrays; a JSON body must be an object.
   const input =

@@ -21,16 +21,16 @@ const PerpOrderStatusSchema = v.picklist([
 /**
  * The permanent audit an operator's resolve leaves on an `unknown` order:
  * prior accounting, final reported fills, evidence, actor key and time.
- * Further properties may be added.
+ * Further properties may be added (the JSON Schema leaves it open).
  */
-export const PerpOrderResolution = v.looseObject({
+export const PerpOrderResolution = v.object({
   status: v.picklist(['filled', 'cancelled', 'expired', 'rejected']),
   filledBase: DecimalStringSchema,
   averagePrice: v.nullable(DecimalStringSchema),
   evidence: v.string(),
   confirmNoOpenOrder: v.literal(true),
   confirmWorkersStopped: v.literal(true),
-  prior: v.looseObject({
+  prior: v.object({
     status: PerpOrderStatusSchema,
     filledBase: DecimalStringSchema,
     averagePrice: v.nullable(DecimalStringSchema),

@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { VENUES } from '../domain/venue.js'
 import { BindingTarget } from './bindingTarget.js'
 import { AddressSchema } from './common.js'
 import { WalletAuthorizationSchema } from './walletAuthorizationSchema.js'
@@ -18,7 +19,16 @@ export const PrepareVenueBindingsBody = v.strictObject({
         items.findIndex((other) => other.venue === item.venue) === index,
       'duplicate venue',
     ),
-    v.description('distinct venues; array order is signed'),
+    v.metadata({
+      description: 'distinct venues; array order is signed',
+      // at most one item per venue
+      allOf: VENUES.map((venue) => ({
+        not: {
+          contains: { properties: { venue: { const: venue } } },
+          minContains: 2,
+        },
+      })),
+    }),
   ),
   authorization: WalletAuthorizationSchema,
 })

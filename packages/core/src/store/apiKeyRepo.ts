@@ -2,7 +2,6 @@ import type { Insertable } from 'kysely'
 import type { ApiKeyRecord } from '../domain/apiKey.js'
 import type { VenueId } from '../domain/venue.js'
 import type { ApiKeyRepo } from '../ports/store.js'
-import { isoToMicros } from '../util/time.js'
 import type { ApiKeysTable } from './database.js'
 import type { RepoScope } from './repoScope.js'
 import {
@@ -12,11 +11,12 @@ import {
   json,
   micros,
   nullable,
+  storedMicros,
   text,
   toRow,
 } from './rowMappers.js'
 
-export const apiKeyFields: FieldMap<ApiKeyRecord, ApiKeysTable> = {
+const apiKeyFields: FieldMap<ApiKeyRecord, ApiKeysTable> = {
   id: text('id'),
   owner: text('owner'),
   env: text('env'),
@@ -65,7 +65,7 @@ export function apiKeyRepo(scope: RepoScope): ApiKeyRepo {
       const result = await scope
         .db()
         .updateTable('api_keys')
-        .set({ revoked_at: Number(isoToMicros(at)) })
+        .set({ revoked_at: storedMicros(at) })
         .where('id', '=', id)
         .where('revoked_at', 'is', null)
         .executeTakeFirst()

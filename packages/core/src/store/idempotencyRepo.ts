@@ -3,13 +3,17 @@ import type { IdempotencyRecord } from '../domain/idempotency.js'
 import type { IdempotencyRepo } from '../ports/store.js'
 import type { IdempotencyKeysTable } from './database.js'
 import type { RepoScope } from './repoScope.js'
-import { type FieldMap, fromRow, int, micros, text, toRow } from './rowMappers.js'
+import {
+  type FieldMap,
+  fromRow,
+  int,
+  micros,
+  text,
+  toRow,
+} from './rowMappers.js'
 import { StoreError } from './storeError.js'
 
-export const idempotencyFields: FieldMap<
-  IdempotencyRecord,
-  IdempotencyKeysTable
-> = {
+const idempotencyFields: FieldMap<IdempotencyRecord, IdempotencyKeysTable> = {
   scope: text('scope'),
   key: text('key'),
   method: text('method'),

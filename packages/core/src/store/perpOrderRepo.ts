@@ -17,7 +17,7 @@ import {
   toRow,
 } from './rowMappers.js'
 
-export const perpOrderFields: FieldMap<PerpOrderRecord, PerpOrdersTable> = {
+const perpOrderFields: FieldMap<PerpOrderRecord, PerpOrdersTable> = {
   id: text('id'),
   owner: text('owner'),
   apiKeyId: text('api_key_id'),

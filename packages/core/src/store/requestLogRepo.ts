@@ -14,7 +14,7 @@ import {
   toRow,
 } from './rowMappers.js'
 
-export const requestLogFields: FieldMap<RequestLogRecord, RequestLogsTable> = {
+const requestLogFields: FieldMap<RequestLogRecord, RequestLogsTable> = {
   id: text('id'),
   apiKeyId: text('api_key_id'),
   family: text('family'),

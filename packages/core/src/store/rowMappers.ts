@@ -30,11 +30,22 @@ export function decimal<C extends string>(column: C): Field<string, C> {
   }
 }
 
-/** An ISO timestamp stored as epoch microseconds. */
+/**
+ * Epoch microseconds to store for an ISO timestamp, cut to whole
+ * milliseconds: reads give millisecond ISO strings (`microsToIso`), so a
+ * stored value must equal what a reader sees, or a list position built from
+ * a read row would not match its own row. Filters (`updatedSince`) are not
+ * cut and keep all six fractional digits.
+ */
+export function storedMicros(iso: string): number {
+  return Number(isoToMicros(iso) / 1000n) * 1000
+}
+
+/** An ISO timestamp stored as epoch microseconds (see {@link storedMicros}). */
 export function micros<C extends string>(column: C): Field<string, C> {
   return {
     column,
-    write: (v) => Number(isoToMicros(v)),
+    write: (v) => storedMicros(v),
     read: (raw) => microsToIso(raw as number | string | bigint),
   }
 }
@@ -67,8 +78,7 @@ export function nullable<V, C extends string>(
   return {
     column: field.column,
     write: (v, dialect) => (v === null ? null : field.write(v, dialect)),
-    read: (raw) =>
-      raw === null || raw === undefined ? null : field.read(raw),
+    read: (raw) => (raw === null || raw === undefined ? null : field.read(raw)),
   }
 }
 
@@ -93,10 +103,7 @@ export function toRow<R, T>(
 }
 
 /** The record a selected row holds. */
-export function fromRow<R, T>(
-  fields: FieldMap<R, T>,
-  row: object,
-): R {
+export function fromRow<R, T>(fields: FieldMap<R, T>, row: object): R {
   const values = row as Readonly<Record<string, unknown>>
   const record: Partial<Record<keyof R, unknown>> = {}
   for (const key of Object.keys(fields) as (keyof R)[]) {

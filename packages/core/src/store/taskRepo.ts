@@ -17,7 +17,7 @@ import {
   toRow,
 } from './rowMappers.js'
 
-export const taskFields: FieldMap<TaskRecord, TasksTable> = {
+const taskFields: FieldMap<TaskRecord, TasksTable> = {
   id: text('id'),
   owner: text('owner'),
   apiKeyId: text('api_key_id'),
@@ -46,7 +46,9 @@ export const taskFields: FieldMap<TaskRecord, TasksTable> = {
   closeReason: nullable(text('close_reason')),
   error: nullable(text('error')),
   closeRequestedAt: nullable(micros('close_requested_at')),
-  resizeRequest: nullable(json<ResizeRequest, 'resize_request'>('resize_request')),
+  resizeRequest: nullable(
+    json<ResizeRequest, 'resize_request'>('resize_request'),
+  ),
   leaseOwner: nullable(text('lease_owner')),
   leaseExpiresAt: nullable(micros('lease_expires_at')),
   fence: int('fence'),

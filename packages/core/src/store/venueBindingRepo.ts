@@ -12,10 +12,7 @@ import {
   toRow,
 } from './rowMappers.js'
 
-export const venueBindingFields: FieldMap<
-  VenueBindingRecord,
-  VenueBindingsTable
-> = {
+const venueBindingFields: FieldMap<VenueBindingRecord, VenueBindingsTable> = {
   id: text('id'),
   owner: text('owner'),
   venue: text('venue'),

@@ -1,6 +1,6 @@
 import type { WalletNonceRepo } from '../ports/store.js'
-import { isoToMicros } from '../util/time.js'
 import type { RepoScope } from './repoScope.js'
+import { storedMicros } from './rowMappers.js'
 
 /**
  * Used wallet-signature nonces. The (owner, nonce) primary key makes `use`
@@ -12,7 +12,7 @@ export function walletNonceRepo(scope: RepoScope): WalletNonceRepo {
       const result = await scope
         .db()
         .insertInto('wallet_nonces')
-        .values({ owner, nonce, action, used_at: Number(isoToMicros(at)) })
+        .values({ owner, nonce, action, used_at: storedMicros(at) })
         .onConflict((oc) => oc.columns(['owner', 'nonce']).doNothing())
         .executeTakeFirst()
       return (result.numInsertedOrUpdatedRows ?? 0n) > 0n

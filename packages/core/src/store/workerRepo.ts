@@ -1,7 +1,6 @@
 import type { Insertable } from 'kysely'
 import type { WorkerRecord } from '../domain/worker.js'
 import type { WorkerRepo } from '../ports/store.js'
-import { isoToMicros } from '../util/time.js'
 import type { WorkersTable } from './database.js'
 import type { RepoScope } from './repoScope.js'
 import {
@@ -9,11 +8,12 @@ import {
   fromRow,
   micros,
   nullable,
+  storedMicros,
   text,
   toRow,
 } from './rowMappers.js'
 
-export const workerFields: FieldMap<WorkerRecord, WorkersTable> = {
+const workerFields: FieldMap<WorkerRecord, WorkersTable> = {
   id: text('id'),
   startedAt: micros('started_at'),
   heartbeatAt: micros('heartbeat_at'),
@@ -57,7 +57,7 @@ export function workerRepo(scope: RepoScope): WorkerRepo {
       const result = await scope
         .db()
         .updateTable('workers')
-        .set({ fenced_at: Number(isoToMicros(at)) })
+        .set({ fenced_at: storedMicros(at) })
         .where('fenced_at', 'is', null)
         .executeTakeFirst()
       return Number(result.numUpdatedRows)

@@ -4,9 +4,9 @@ import { canonicalJson } from './canonicalJson.js'
 
 describe('canonicalJson', () => {
   test('default: sorts keys recursively, keeps array order, no whitespace', () => {
-    expect(canonicalJson({ b: 1, a: [{ z: 1, y: 2 }, 3], c: { e: null, d: 'x' } })).toBe(
-      '{"a":[{"y":2,"z":1},3],"b":1,"c":{"d":"x","e":null}}',
-    )
+    expect(
+      canonicalJson({ b: 1, a: [{ z: 1, y: 2 }, 3], c: { e: null, d: 'x' } }),
+    ).toBe('{"a":[{"y":2,"z":1},3],"b":1,"c":{"d":"x","e":null}}')
   })
 
   test('behavior: drops undefined members', () => {
@@ -18,7 +18,9 @@ describe('canonicalJson', () => {
       fc.property(fc.dictionary(fc.string(), fc.jsonValue()), (obj) => {
         const reversed = Object.fromEntries(Object.entries(obj).reverse())
         expect(canonicalJson(reversed)).toBe(canonicalJson(obj))
-        expect(JSON.parse(canonicalJson(obj))).toEqual(JSON.parse(JSON.stringify(obj)))
+        expect(JSON.parse(canonicalJson(obj))).toEqual(
+          JSON.parse(JSON.stringify(obj)),
+        )
       }),
     )
   })

@@ -27,7 +27,10 @@ export function encodeCursor(pos: ListPosition, filter: CursorFilter): string {
  * Decodes a cursor and checks it was issued for the same filter; a cursor
  * reused with another `status` or `updatedSince` is a 400.
  */
-export function decodeCursor(cursor: string, filter: CursorFilter): ListPosition {
+export function decodeCursor(
+  cursor: string,
+  filter: CursorFilter,
+): ListPosition {
   let parsed: unknown
   try {
     parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))

@@ -8,7 +8,9 @@ describe('decimal', () => {
     expect(decString(dec(0.1).add(0.2))).toBe('0.3')
     expect(decString('1.2000')).toBe('1.2')
     expect(decString(1e-7)).toBe('0.0000001')
-    expect(decString('99999999999999.123456789')).toBe('99999999999999.123456789')
+    expect(decString('99999999999999.123456789')).toBe(
+      '99999999999999.123456789',
+    )
   })
 
   test('behavior: floorToStep rounds toward zero onto the step', () => {

@@ -3,7 +3,10 @@ import { isoToMicros, microsToIso } from './time.js'
 
 describe('time', () => {
   test('default: keeps six fractional digits exactly', () => {
-    expect(isoToMicros('2026-01-02T03:04:05.123456Z') - isoToMicros('2026-01-02T03:04:05.123Z')).toBe(456n)
+    expect(
+      isoToMicros('2026-01-02T03:04:05.123456Z') -
+        isoToMicros('2026-01-02T03:04:05.123Z'),
+    ).toBe(456n)
     expect(isoToMicros('1970-01-01T00:00:00.000001Z')).toBe(1n)
   })
 

@@ -1,4 +1,9 @@
-import { type AppError, errorBody, isAppError, RateLimitedError } from '@dn/core'
+import {
+  type AppError,
+  errorBody,
+  isAppError,
+  RateLimitedError,
+} from '@dn/core'
 import type { Logger } from '../logger.js'
 import type { HttpResponse } from './httpResponse.js'
 
@@ -22,7 +27,8 @@ export function errorResponse(
     status: 503,
     code: 'service_unavailable',
     body: JSON.stringify({
-      error: 'the service could not complete the request; retry it with the same Idempotency-Key',
+      error:
+        'the service could not complete the request; retry it with the same Idempotency-Key',
       code: 'service_unavailable',
       requestId,
     }),

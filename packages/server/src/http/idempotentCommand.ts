@@ -48,7 +48,9 @@ function idsOf(body: string): { taskId?: string; orderId?: string } {
     const parsed = JSON.parse(body) as { taskId?: unknown; orderId?: unknown }
     return {
       ...(typeof parsed.taskId === 'string' ? { taskId: parsed.taskId } : {}),
-      ...(typeof parsed.orderId === 'string' ? { orderId: parsed.orderId } : {}),
+      ...(typeof parsed.orderId === 'string'
+        ? { orderId: parsed.orderId }
+        : {}),
     }
   } catch {
     return {}

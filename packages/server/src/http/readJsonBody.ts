@@ -14,7 +14,11 @@ export class PayloadTooLargeError extends AppError {
 export class UnsupportedMediaTypeError extends AppError {
   override name = 'UnsupportedMediaTypeError'
   constructor() {
-    super(415, 'unsupported_media_type', 'Content-Type must be application/json')
+    super(
+      415,
+      'unsupported_media_type',
+      'Content-Type must be application/json',
+    )
   }
 }
 

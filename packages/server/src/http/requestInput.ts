@@ -48,7 +48,8 @@ export function listQuery(ctx: RequestContext): ListQuery {
         'invalid_query',
       )
     }
-    raw[name] = name === 'limit' && /^\d{1,4}$/.test(value) ? Number(value) : value
+    raw[name] =
+      name === 'limit' && /^\d{1,4}$/.test(value) ? Number(value) : value
   }
   return parseInput(ListQuery, raw, 'invalid_query')
 }

@@ -3,9 +3,9 @@ import {
   authenticateApiKey,
   msToIso,
   RateLimitedError,
+  type RateLimitHit,
   REQUEST_LOG_KEEP,
   type RequestFamily,
-  type RateLimitHit,
   UnauthorizedError,
 } from '@dn/core'
 import type { Handler, RequestContext } from '../router.js'
@@ -63,12 +63,21 @@ export function withApiKey(
       const failure = hit.allowed
         ? errorResponse(err, ctx.requestId, deps.logger)
         : errorResponse(
-            new RateLimitedError(hit.resetMs / 1000, 'too many failed authentications from this address'),
+            new RateLimitedError(
+              hit.resetMs / 1000,
+              'too many failed authentications from this address',
+            ),
             ctx.requestId,
             deps.logger,
           )
       if (!(err instanceof UnauthorizedError) && hit.allowed) return failure
-      return { ...failure, headers: { ...failure.headers, ...limitHeaders(deps.authFailureLimiter.limit, hit) } }
+      return {
+        ...failure,
+        headers: {
+          ...failure.headers,
+          ...limitHeaders(deps.authFailureLimiter.limit, hit),
+        },
+      }
     }
 
     const hit = await deps.rateLimiter.hit(`${family}:${key.id}`)
@@ -76,7 +85,10 @@ export function withApiKey(
     let code: string | null = null
     if (!hit.allowed) {
       const e = errorResponse(
-        new RateLimitedError(hit.resetMs / 1000, `rate limit of ${deps.rateLimiter.limit} requests per minute exceeded for this key`),
+        new RateLimitedError(
+          hit.resetMs / 1000,
+          `rate limit of ${deps.rateLimiter.limit} requests per minute exceeded for this key`,
+        ),
         ctx.requestId,
         deps.logger,
       )
@@ -150,4 +162,3 @@ async function writeLog(
     })
   }
 }
-

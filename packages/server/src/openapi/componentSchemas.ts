@@ -1,8 +1,8 @@
 import {
   AddressSchema,
-  AppError,
   ApiKey,
   ApiKeyList,
+  AppError,
   BindingError,
   BindingSignRequest,
   BindingTarget,
@@ -65,7 +65,7 @@ export const COMPONENT_SCHEMAS: Readonly<Record<string, v.GenericSchema>> = {
   DateTime: DateTimeSchema,
   DecimalString: DecimalStringSchema,
   Market: MarketSchema,
-  WalletAuthorizationSchema,
+  WalletAuthorization: WalletAuthorizationSchema,
   WalletHeaders,
   ListQuery,
   EmptyBody,
@@ -155,7 +155,11 @@ export function schemaRef(schema: v.GenericSchema): { $ref: string } {
 
 /** A schema converted in place (for parameters), components as `$ref`s. */
 export function inlineSchema(schema: v.GenericSchema): JsonSchema {
-  const { $schema: _s, $defs: _d, ...rest } = toJsonSchema(schema, {
+  const {
+    $schema: _s,
+    $defs: _d,
+    ...rest
+  } = toJsonSchema(schema, {
     ...CONVERSION,
     definitions: COMPONENT_SCHEMAS,
   })

@@ -1,6 +1,10 @@
 import { IdempotencyKeySchema, UuidSchema } from '@dn/core'
 import type * as v from 'valibot'
-import { componentSchemas, inlineSchema, schemaRef } from './componentSchemas.js'
+import {
+  componentSchemas,
+  inlineSchema,
+  schemaRef,
+} from './componentSchemas.js'
 import { errorDescriptions } from './errorDescriptions.js'
 import { ROUTES, type RouteSpec } from './routes.js'
 
@@ -170,7 +174,8 @@ function operation(route: RouteSpec): Json {
  */
 export function buildOpenApiDocument(): Record<string, unknown> {
   const paths: Record<string, Json> = {}
-  for (const route of ROUTES as readonly RouteSpec[]) {
+  const routes: readonly RouteSpec[] = ROUTES
+  for (const route of routes) {
     const item = paths[route.path] ?? {}
     item[route.method.toLowerCase()] = operation(route)
     paths[route.path] = item

@@ -25,7 +25,11 @@ export function apiKeyRoutes(deps: ServerDeps): Route[] {
       pattern: '/v1/api-keys',
       handler: async (ctx) => {
         requireNoQuery(ctx)
-        const body = parseInput(CreateApiKeyBody, await readJsonBody(ctx.req), 'invalid_body')
+        const body = parseInput(
+          CreateApiKeyBody,
+          await readJsonBody(ctx.req),
+          'invalid_body',
+        )
         return json(201, await createApiKey(deps, body))
       },
     },
@@ -34,7 +38,11 @@ export function apiKeyRoutes(deps: ServerDeps): Route[] {
       pattern: '/v1/api-keys',
       handler: async (ctx) => {
         requireNoQuery(ctx)
-        const h = parseInput(WalletHeaders, ctx.req.headers, 'invalid_wallet_headers')
+        const h = parseInput(
+          WalletHeaders,
+          ctx.req.headers,
+          'invalid_wallet_headers',
+        )
         return json(
           200,
           await listApiKeys(deps, {
@@ -51,7 +59,11 @@ export function apiKeyRoutes(deps: ServerDeps): Route[] {
       handler: async (ctx) => {
         const keyId = pathId(ctx, 'keyId')
         requireNoQuery(ctx)
-        const body = parseInput(RevokeApiKeyBody, await readJsonBody(ctx.req), 'invalid_body')
+        const body = parseInput(
+          RevokeApiKeyBody,
+          await readJsonBody(ctx.req),
+          'invalid_body',
+        )
         return json(200, await revokeApiKey(deps, keyId, body))
       },
     },

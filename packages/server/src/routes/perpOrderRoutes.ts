@@ -1,6 +1,6 @@
 import {
-  cancelPerpOrder,
   CreatePerpOrderBody,
+  cancelPerpOrder,
   createPerpOrder,
   EmptyBody,
   getPerpOrder,
@@ -65,7 +65,11 @@ export function perpOrderRoutes(deps: ServerDeps): Route[] {
       handler: withApiKey(deps, 'perp', 'order.cancel', async (ctx, key) => {
         const orderId = pathId(ctx, 'orderId')
         requireNoQuery(ctx)
-        const body = parseInput(EmptyBody, await readJsonBody(ctx.req), 'invalid_body')
+        const body = parseInput(
+          EmptyBody,
+          await readJsonBody(ctx.req),
+          'invalid_body',
+        )
         return idempotentCommand(deps, ctx, `owner:${key.owner}`, body, {
           prepare: async () => undefined,
           run: async (tx) =>

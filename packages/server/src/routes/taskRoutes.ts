@@ -1,7 +1,7 @@
 import {
+  CreateTaskBody,
   cancelTask,
   closeTask,
-  CreateTaskBody,
   createTask,
   EmptyBody,
   getTask,
@@ -63,7 +63,11 @@ export function taskRoutes(deps: ServerDeps): Route[] {
       handler: withApiKey(deps, 'strategy', 'task.cancel', async (ctx, key) => {
         const taskId = pathId(ctx, 'taskId')
         requireNoQuery(ctx)
-        const body = parseInput(EmptyBody, await readJsonBody(ctx.req), 'invalid_body')
+        const body = parseInput(
+          EmptyBody,
+          await readJsonBody(ctx.req),
+          'invalid_body',
+        )
         return idempotentCommand(deps, ctx, `owner:${key.owner}`, body, {
           prepare: async () => undefined,
           run: async (tx) => ack(await cancelTask(tx, deps, key, taskId)),
@@ -76,7 +80,11 @@ export function taskRoutes(deps: ServerDeps): Route[] {
       handler: withApiKey(deps, 'strategy', 'task.close', async (ctx, key) => {
         const taskId = pathId(ctx, 'taskId')
         requireNoQuery(ctx)
-        const body = parseInput(EmptyBody, await readJsonBody(ctx.req), 'invalid_body')
+        const body = parseInput(
+          EmptyBody,
+          await readJsonBody(ctx.req),
+          'invalid_body',
+        )
         return idempotentCommand(deps, ctx, `owner:${key.owner}`, body, {
           prepare: async () => undefined,
           run: async (tx) => ack(await closeTask(tx, deps, key, taskId)),

@@ -20,14 +20,17 @@ export interface SimMarketDataOptions {
  */
 export function createSimMarketData(
   options: SimMarketDataOptions = {},
-): MarketData & { setMark(venue: VenueId, symbol: string, mark: string): void } {
+): MarketData & {
+  setMark(venue: VenueId, symbol: string, mark: string): void
+} {
   const markets = new Map<string, SimMarket>()
   const marks = new Map<string, string>()
   for (const m of options.markets ?? SIM_MARKETS) {
     markets.set(`${m.venue}|${m.symbol}`, m)
     marks.set(`${m.venue}|${m.symbol}`, m.initialMark)
   }
-  const find = (venue: VenueId, symbol: string) => markets.get(`${venue}|${symbol}`)
+  const find = (venue: VenueId, symbol: string) =>
+    markets.get(`${venue}|${symbol}`)
   return {
     async rules(venue, symbol): Promise<MarketRules | undefined> {
       const m = find(venue, symbol)
@@ -50,7 +53,8 @@ export function createSimMarketData(
       }
     },
     setMark(venue, symbol, mark) {
-      if (!find(venue, symbol)) throw new RangeError(`${venue} does not list ${symbol}`)
+      if (!find(venue, symbol))
+        throw new RangeError(`${venue} does not list ${symbol}`)
       marks.set(`${venue}|${symbol}`, mark)
     },
   }

@@ -6,20 +6,40 @@ export interface SimMarket extends MarketRules {
   readonly fundingRateHourly: string
 }
 
-type Row = [symbol: string, tick: string, step: string, minNotional: string, minBase: string, maxLev: number, mark: string, funding: string]
+type Row = [
+  symbol: string,
+  tick: string,
+  step: string,
+  minNotional: string,
+  minBase: string,
+  maxLev: number,
+  mark: string,
+  funding: string,
+]
 
 function venueMarkets(venue: VenueId, rows: readonly Row[]): SimMarket[] {
-  return rows.map(([symbol, tickSize, sizeStep, minNotionalUsd, minBase, maxLeverage, initialMark, fundingRateHourly]) => ({
-    venue,
-    symbol,
-    tickSize,
-    sizeStep,
-    minNotionalUsd,
-    minBase,
-    maxLeverage,
-    initialMark,
-    fundingRateHourly,
-  }))
+  return rows.map(
+    ([
+      symbol,
+      tickSize,
+      sizeStep,
+      minNotionalUsd,
+      minBase,
+      maxLeverage,
+      initialMark,
+      fundingRateHourly,
+    ]) => ({
+      venue,
+      symbol,
+      tickSize,
+      sizeStep,
+      minNotionalUsd,
+      minBase,
+      maxLeverage,
+      initialMark,
+      fundingRateHourly,
+    }),
+  )
 }
 
 /**

@@ -1,0 +1,19 @@
+export {
+  createDnClient,
+  type DnClient,
+  type DnClientOptions,
+  type WaitOptions,
+} from './createDnClient.js'
+export { DnApiError, DnTimeoutError } from './errors.js'
+export {
+  createTransport,
+  type RequestOptions,
+  type TransportOptions,
+} from './transport.js'
+export type * from './types.js'
+export {
+  canonicalJson,
+  type MessageSigner,
+  newNonce,
+  signWalletAction,
+} from './walletAuth.js'

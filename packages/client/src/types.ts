@@ -1,0 +1,138 @@
+/** Wire types of the service (see GET /openapi.json). Decimals are strings. */
+export type Venue = 'aster' | 'hl' | 'lighter' | 'lighter-mainnet'
+
+export interface Task {
+  taskId: string
+  longVenue: Venue
+  shortVenue: Venue
+  longMarket: string
+  shortMarket: string
+  sizeUsd: string
+  status: string
+  longSize: string | null
+  shortSize: string | null
+  longEntry: string | null
+  shortEntry: string | null
+  longPrice: string | null
+  shortPrice: string | null
+  longLeverage: string | null
+  shortLeverage: string | null
+  liqProtectionPct: string | null
+  sizeMismatchPct: string | null
+  fundingUsd: string
+  longMarginMode: string | null
+  shortMarginMode: string | null
+  closeReason: string | null
+  error: string | null
+  createdAt: string
+  updatedAt: string
+  closeRequestedAt: string | null
+}
+
+export interface CreateTask {
+  longVenue: Venue
+  shortVenue: Venue
+  longMarket: string
+  shortMarket: string
+  sizeUsd: number
+  minFundingApy?: number
+  autoClose?: boolean
+  maxSpreadBps?: number
+  liqProtectionPct?: number
+  sizeMismatchPct?: number
+}
+
+export interface ResizeTask {
+  longTargetBase?: number
+  shortTargetBase?: number
+  disableSizeMismatchAutoClose?: boolean
+}
+
+export interface PerpOrder {
+  orderId: string
+  venue: Venue
+  market: string
+  side: 'long' | 'short'
+  orderType: 'market' | 'limit'
+  sizeBase: string
+  limitPrice: string | null
+  timeInForce: 'ioc' | 'gtc' | 'post_only'
+  slippageBps: number
+  reduceOnly: boolean
+  status: string
+  requestedBase: string | null
+  filledBase: string
+  averagePrice: string | null
+  clientOrderId: string
+  venueStatus: string | null
+  error: string | null
+  cancelRequestedAt: string | null
+  submittedAt: string | null
+  observedAt: string | null
+  expiresAt: string
+  createdAt: string
+  updatedAt: string
+  resolution?: Record<string, unknown> | null
+}
+
+export type CreatePerpOrder =
+  | {
+      venue: Venue
+      market: string
+      side: 'long' | 'short'
+      orderType: 'market'
+      sizeBase: number
+      timeInForce?: 'ioc'
+      slippageBps?: number
+      reduceOnly?: boolean
+      expirySeconds?: number
+    }
+  | {
+      venue: Venue
+      market: string
+      side: 'long' | 'short'
+      orderType: 'limit'
+      sizeBase: number
+      limitPrice: number
+      timeInForce?: 'ioc' | 'gtc' | 'post_only'
+      reduceOnly?: boolean
+      expirySeconds?: number
+    }
+
+export interface ResolvePerpOrder {
+  status: 'filled' | 'cancelled' | 'expired' | 'rejected'
+  filledBase: number
+  averagePrice: number | null
+  evidence: string
+  confirmNoOpenOrder: true
+  confirmWorkersStopped: true
+}
+
+export interface RequestLog {
+  request_id: string
+  action: string
+  path: string
+  task_id: string | null
+  order_id: string | null
+  http_status: number
+  error_code: string | null
+  replayed: boolean
+  created_at: string
+}
+
+export interface ListQuery {
+  limit?: number
+  status?: string
+  updatedSince?: string
+  cursor?: string
+}
+
+export interface ApiKey {
+  keyId: string
+  owner: string
+  venues: Venue[]
+  maxSizeUsd: string
+  label: string | null
+  createdAt: string
+  revokedAt: string | null
+}

@@ -1,0 +1,44 @@
+import { randomBytes } from 'node:crypto'
+
+/** Anything that can personal_sign: a viem account or wallet client. */
+export interface MessageSigner {
+  readonly address: string
+  signMessage(args: { message: string }): Promise<string>
+}
+
+/** Sorted keys, no whitespace: the payload form the service verifies. */
+export function canonicalJson(value: unknown): string {
+  const sort = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(sort)
+    if (v !== null && typeof v === 'object') {
+      return Object.fromEntries(
+        Object.keys(v)
+          .sort()
+          .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
+          .map((k) => [k, sort((v as Record<string, unknown>)[k])]),
+      )
+    }
+    return v
+  }
+  return JSON.stringify(sort(value))
+}
+
+/** Signs the service's four-line wallet message. */
+export function signWalletAction(
+  signer: MessageSigner,
+  domain: string,
+  action: string,
+  payload: unknown,
+): Promise<string> {
+  const message = [
+    'service venue binding v1',
+    `domain=${domain}`,
+    `action=${action}`,
+    `payload=${canonicalJson(payload)}`,
+  ].join('\n')
+  return signer.signMessage({ message })
+}
+
+export function newNonce(): string {
+  return randomBytes(18).toString('base64url')
+}

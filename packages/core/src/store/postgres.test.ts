@@ -1,0 +1,103 @@
+import { randomBytes } from 'node:crypto'
+import pg from 'pg'
+import { afterAll, describe, expect, test } from 'vitest'
+import { runStoreContract } from '../ports/store.contract.js'
+import type { Store } from '../ports/store.js'
+import { createPostgresStore } from './postgres.js'
+
+const url = process.env.DN_TEST_PG_URL
+
+if (url === undefined || url === '') {
+  test('postgres store contract needs DN_TEST_PG_URL', () => {
+    const message =
+      'DN_TEST_PG_URL is not set, so the PostgreSQL store contract did not run. ' +
+      'Start one with: export DN_TEST_PG_URL=$(../shared/scripts/pg-up.sh dn_test)'
+    if (process.env.CI) throw new Error(`${message} (required under CI)`)
+    console.warn(message)
+  })
+} else {
+  // Every run gets its own schemas, dropped afterwards, so parallel runs on
+  // one database never see each other's rows.
+  const run = `dn_test_${Date.now()}_${randomBytes(4).toString('hex')}`
+  const schemas: string[] = []
+  const schema = (suffix: string) => {
+    const name = `${run}_${suffix}`
+    schemas.push(name)
+    return name
+  }
+
+  afterAll(async () => {
+    const client = new pg.Client({ connectionString: url })
+    await client.connect()
+    try {
+      for (const name of schemas) {
+        await client.query(`drop schema if exists "${name}" cascade`)
+      }
+    } finally {
+      await client.end()
+    }
+  })
+
+  const contractSchema = schema('contract')
+  runStoreContract('postgres', () =>
+    createPostgresStore({ connectionString: url, schema: contractSchema }),
+  )
+
+  describe('postgres store', () => {
+    test('behavior: concurrent starts migrate once', async () => {
+      const shared = schema('race')
+      const stores: Store[] = await Promise.all(
+        Array.from({ length: 4 }, () =>
+          createPostgresStore({
+            connectionString: url,
+            schema: shared,
+            max: 2,
+          }),
+        ),
+      )
+      try {
+        const [a, b] = stores
+        if (!a || !b) throw new Error('stores')
+        expect(a.dialect).toBe('postgres')
+        expect(
+          await a.walletNonces.use('0xa', 'n', 'x', '2030-01-01T00:00:00Z'),
+        ).toBe(true)
+        expect(
+          await b.walletNonces.use('0xa', 'n', 'x', '2030-01-01T00:00:00Z'),
+        ).toBe(false)
+      } finally {
+        await Promise.all(stores.map((s) => s.close()))
+      }
+    })
+
+    test('behavior: a pool of one connection still runs transactions', async () => {
+      const store = await createPostgresStore({
+        connectionString: url,
+        schema: schema('single'),
+        max: 1,
+      })
+      try {
+        const results = await Promise.all(
+          Array.from({ length: 5 }, (_, i) =>
+            store.transaction(async (tx) => {
+              const hit = await tx.rateLimits.hit('b', 1000 + i, 60_000, 3)
+              // a call on the store itself inside fn must not wait for a
+              // second connection
+              await store.rateLimits.hit('other', 1000, 60_000, 100)
+              return hit.allowed
+            }),
+          ),
+        )
+        expect(results.filter(Boolean)).toHaveLength(3)
+      } finally {
+        await store.close()
+      }
+    })
+
+    test('error: a schema name must be a plain identifier', async () => {
+      await expect(
+        createPostgresStore({ connectionString: url, schema: 'x; drop' }),
+      ).rejects.toThrow('invalid schema name')
+    })
+  })
+}
