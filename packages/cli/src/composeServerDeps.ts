@@ -4,12 +4,18 @@ import {
   createStoreRateLimiter,
   DEFAULT_BINDING_AUTH_DOMAIN,
   DEFAULT_RATE_LIMIT,
+  REQUEST_LOG_KEEP,
   type MarketData,
   type Store,
   systemClock,
   type VenueOrderLookup,
 } from '@dn/core'
-import { createJsonLogger, type Logger, type ServerDeps } from '@dn/server'
+import {
+  createJsonLogger,
+  createRequestLogWriter,
+  type Logger,
+  type ServerDeps,
+} from '@dn/server'
 import { deriveKey } from './masterKey.js'
 
 export interface ComposeServerDepsOptions {
@@ -38,6 +44,7 @@ export function composeServerDeps(o: ComposeServerDepsOptions): ServerDeps {
     ...DEFAULT_RATE_LIMIT,
     limit: o.rateLimit ?? DEFAULT_RATE_LIMIT.limit,
   }
+  const logger = o.logger ?? createJsonLogger()
   return {
     store: o.store,
     clock,
@@ -51,6 +58,11 @@ export function composeServerDeps(o: ComposeServerDepsOptions): ServerDeps {
       ? createStoreRateLimiter({ store: o.store, policy, clock })
       : createMemoryRateLimiter({ policy, clock }),
     authFailureLimiter: createMemoryRateLimiter({ clock }),
-    logger: o.logger ?? createJsonLogger(),
+    logger,
+    requestLogs: createRequestLogWriter({
+      store: o.store,
+      logger,
+      keep: REQUEST_LOG_KEEP,
+    }),
   }
 }

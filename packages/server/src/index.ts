@@ -2,6 +2,10 @@ export { allRoutes, createRequestListener } from './createRequestListener.js'
 export type { HttpResponse } from './http/httpResponse.js'
 export { createJsonLogger, type Logger, silentLogger } from './logger.js'
 export { buildOpenApiDocument } from './openapi/openApiDocument.js'
+export {
+  createRequestLogWriter,
+  type RequestLogWriter,
+} from './requestLogWriter.js'
 export type { Route } from './router.js'
 export type { ServerDeps } from './serverDeps.js'
 export {

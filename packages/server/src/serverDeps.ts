@@ -1,5 +1,6 @@
 import type { CommandDeps, RateLimiter } from '@dn/core'
 import type { Logger } from './logger.js'
+import type { RequestLogWriter } from './requestLogWriter.js'
 
 /** Everything the HTTP edge needs; built once in the composition root. */
 export interface ServerDeps extends CommandDeps {
@@ -12,4 +13,6 @@ export interface ServerDeps extends CommandDeps {
   /** per client IP, counting only failed authentications */
   readonly authFailureLimiter: RateLimiter
   readonly logger: Logger
+  /** batches request-log rows */
+  readonly requestLogs: RequestLogWriter
 }

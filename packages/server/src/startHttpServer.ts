@@ -37,10 +37,12 @@ export async function startHttpServer(
     server,
     port,
     url: `http://${host}:${port}`,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+    close: async () => {
+      await new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()))
         server.closeAllConnections()
-      }),
+      })
+      await deps.requestLogs.flush()
+    },
   }
 }

@@ -4,7 +4,6 @@ import {
   msToIso,
   RateLimitedError,
   type RateLimitHit,
-  REQUEST_LOG_KEEP,
   type RequestFamily,
   UnauthorizedError,
 } from '@dn/core'
@@ -104,7 +103,7 @@ export function withApiKey(
         code = e.code
       }
     }
-    if (action) await writeLog(deps, family, action, ctx, key, res, code)
+    if (action) writeLog(deps, family, action, ctx, key, res, code)
     return {
       ...res,
       headers: { ...res.headers, ...limitHeaders(deps.rateLimiter.limit, hit) },
@@ -127,7 +126,7 @@ function errorCodeOf(body: string): string | null {
   }
 }
 
-async function writeLog(
+function writeLog(
   deps: ServerDeps,
   family: RequestFamily,
   action: string,
@@ -135,30 +134,19 @@ async function writeLog(
   key: ApiKeyRecord,
   res: KeyedResponse,
   code: string | null,
-): Promise<void> {
-  try {
-    await deps.store.requestLogs.insert(
-      {
-        id: ctx.requestId,
-        apiKeyId: key.id,
-        family,
-        action,
-        method: ctx.method,
-        path: ctx.path,
-        taskId: res.taskId ?? uuidOrNull(ctx.params.taskId),
-        orderId: res.orderId ?? uuidOrNull(ctx.params.orderId),
-        httpStatus: res.status,
-        errorCode: code,
-        replayed: res.replayed ?? false,
-        createdAt: msToIso(deps.clock.now()),
-      },
-      REQUEST_LOG_KEEP,
-    )
-  } catch (err) {
-    // A lost log row must not turn a committed command into an error.
-    deps.logger.error('request log write failed', {
-      requestId: ctx.requestId,
-      error: err instanceof Error ? err.message : String(err),
-    })
-  }
+): void {
+  deps.requestLogs.write({
+    id: ctx.requestId,
+    apiKeyId: key.id,
+    family,
+    action,
+    method: ctx.method,
+    path: ctx.path,
+    taskId: res.taskId ?? uuidOrNull(ctx.params.taskId),
+    orderId: res.orderId ?? uuidOrNull(ctx.params.orderId),
+    httpStatus: res.status,
+    errorCode: code,
+    replayed: res.replayed ?? false,
+    createdAt: msToIso(deps.clock.now()),
+  })
 }

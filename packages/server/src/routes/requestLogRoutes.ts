@@ -13,6 +13,7 @@ export function requestLogRoutes(deps: ServerDeps): Route[] {
       pattern: '/v1/requests',
       handler: withApiKey(deps, 'strategy', null, async (ctx, key) => {
         requireNoQuery(ctx)
+        await deps.requestLogs.flush()
         return json(200, await listRequestLogs(deps.store, key, 'strategy'))
       }),
     },
@@ -21,6 +22,7 @@ export function requestLogRoutes(deps: ServerDeps): Route[] {
       pattern: '/v1/perp/requests',
       handler: withApiKey(deps, 'perp', null, async (ctx, key) => {
         requireNoQuery(ctx)
+        await deps.requestLogs.flush()
         return json(200, await listRequestLogs(deps.store, key, 'perp'))
       }),
     },
