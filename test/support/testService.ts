@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -7,14 +7,18 @@ import type { Clock, Store, VenueId, VenueOrderLookup } from '@dn/core'
 import { createPostgresStore } from '@dn/core/postgres'
 import { createSqliteStore } from '@dn/core/sqlite'
 import {
+  type Logger,
   type RunningServer,
   type ServerDeps,
   silentLogger,
   startHttpServer,
 } from '@dn/server'
 import { createSimMarketData } from '@dn/venues'
+import pg from 'pg'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { newNonce, newWallet, signWalletMessage } from './wallet.js'
+
+const PgClient = pg.Client
 
 export type Dialect = 'sqlite' | 'postgres'
 
@@ -23,21 +27,42 @@ export function dialects(): Dialect[] {
   return process.env.DN_TEST_PG_URL ? ['sqlite', 'postgres'] : ['sqlite']
 }
 
-export async function openTestStore(
-  dialect: Dialect,
-): Promise<{ store: Store; cleanup(): void }> {
+export interface TestStore {
+  readonly store: Store
+  /** the SQLite file (sqlite dialect only) */
+  readonly file?: string
+  /** the PostgreSQL schema of this store alone (postgres dialect only) */
+  readonly pgSchema?: string
+  cleanup(): Promise<void>
+}
+
+/**
+ * A fresh store: a temp SQLite file, or a PostgreSQL schema of its own so
+ * tables (workers included) are never shared between test files.
+ */
+export async function openTestStore(dialect: Dialect): Promise<TestStore> {
   if (dialect === 'postgres') {
-    const url = process.env.DN_TEST_PG_URL
-    if (!url) throw new Error('DN_TEST_PG_URL is not set')
+    const connectionString = process.env.DN_TEST_PG_URL
+    if (!connectionString) throw new Error('DN_TEST_PG_URL is not set')
+    const schema = `dn_t_${randomBytes(6).toString('hex')}`
     return {
-      store: await createPostgresStore({ connectionString: url }),
-      cleanup: () => {},
+      store: await createPostgresStore({ connectionString, schema }),
+      pgSchema: schema,
+      async cleanup() {
+        const pg = new PgClient({ connectionString })
+        await pg.connect()
+        await pg
+          .query(`DROP SCHEMA "${schema}" CASCADE`)
+          .finally(() => pg.end())
+      },
     }
   }
   const dir = mkdtempSync(join(tmpdir(), 'dn-test-'))
+  const file = join(dir, 'dn.sqlite')
   return {
-    store: await createSqliteStore({ filename: join(dir, 'dn.sqlite') }),
-    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+    file,
+    store: await createSqliteStore({ filename: file }),
+    cleanup: async () => rmSync(dir, { recursive: true, force: true }),
   }
 }
 
@@ -60,6 +85,10 @@ export interface TestService {
   readonly deps: ServerDeps
   readonly markets: ReturnType<typeof createSimMarketData>
   readonly masterKey: Buffer
+  /** the SQLite file, when the dialect is sqlite */
+  readonly dbFile: string | undefined
+  /** the PostgreSQL schema, when the dialect is postgres */
+  readonly pgSchema: string | undefined
   close(): Promise<void>
 }
 
@@ -69,21 +98,26 @@ export interface TestServiceOptions {
   readonly workerResize?: boolean
   readonly rateLimit?: number
   readonly venueOrders?: VenueOrderLookup
+  readonly logger?: Logger
+  /** wraps the store the server sees (the service keeps the real one) */
+  readonly wrap?: (store: Store) => Store
 }
 
 /** Server + store on loopback, port 0; close it in afterAll. */
 export async function startTestService(
   o: TestServiceOptions = {},
 ): Promise<TestService> {
-  const { store, cleanup } = await openTestStore(o.dialect ?? 'sqlite')
+  const { store, cleanup, file, pgSchema } = await openTestStore(
+    o.dialect ?? 'sqlite',
+  )
   const markets = createSimMarketData()
   const masterKey = Buffer.alloc(32, 7)
   const deps = composeServerDeps({
-    store,
+    store: o.wrap ? o.wrap(store) : store,
     markets,
     masterKey,
     env: 'test',
-    logger: silentLogger,
+    logger: o.logger ?? silentLogger,
     ...(o.clock ? { clock: o.clock } : {}),
     ...(o.workerResize === undefined ? {} : { workerResize: o.workerResize }),
     ...(o.rateLimit === undefined ? {} : { rateLimit: o.rateLimit }),
@@ -96,10 +130,12 @@ export async function startTestService(
     deps,
     markets,
     masterKey,
+    dbFile: file,
+    pgSchema,
     async close() {
       await server.close()
       await store.close()
-      cleanup()
+      await cleanup()
     },
   }
 }

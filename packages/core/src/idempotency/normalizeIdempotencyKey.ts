@@ -3,9 +3,9 @@ import { ValidationError } from '../errors/domain.js'
 const KEY = /^[!-~]{1,128}$/
 
 /**
- * Validates the Idempotency-Key header. The IETF draft sends it as a
- * structured-field string (`"abc"`), Stripe-style clients send it bare; both
- * name the same key.
+ * Validates the Idempotency-Key header against the contract (1..128
+ * printable ASCII characters without spaces). The value is taken literally:
+ * quotes are characters of the key, as the contract's pattern allows them.
  */
 export function normalizeIdempotencyKey(
   header: string | string[] | undefined,
@@ -24,16 +24,12 @@ export function normalizeIdempotencyKey(
       'invalid_idempotency_key',
     )
   }
-  const unquoted =
-    header.length >= 2 && header.startsWith('"') && header.endsWith('"')
-      ? header.slice(1, -1)
-      : header
-  if (!KEY.test(unquoted)) {
+  if (!KEY.test(header)) {
     throw new ValidationError(
       'Idempotency-Key must be 1..128 printable ASCII characters without spaces',
       [],
       'invalid_idempotency_key',
     )
   }
-  return unquoted
+  return header
 }

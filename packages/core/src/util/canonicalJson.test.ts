@@ -9,6 +9,11 @@ describe('canonicalJson', () => {
     ).toBe('{"a":[{"y":2,"z":1},3],"b":1,"c":{"d":"x","e":null}}')
   })
 
+  test('behavior: a "__proto__" key from JSON stays data', () => {
+    const parsed = JSON.parse('{"b":1,"__proto__":{"x":1}}')
+    expect(canonicalJson(parsed)).toBe('{"__proto__":{"x":1},"b":1}')
+  })
+
   test('behavior: drops undefined members', () => {
     expect(canonicalJson({ a: undefined, b: 2 })).toBe('{"b":2}')
   })

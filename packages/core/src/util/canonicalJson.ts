@@ -10,7 +10,8 @@ export function canonicalJson(value: unknown): string {
 function sortDeep(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortDeep)
   if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {}
+    // null prototype: a JSON key "__proto__" stays an own property
+    const out: Record<string, unknown> = Object.create(null)
     for (const key of Object.keys(value).sort()) {
       const v = (value as Record<string, unknown>)[key]
       if (v !== undefined) out[key] = sortDeep(v)

@@ -58,18 +58,26 @@ export function withApiKey(
         ctx.req.headers.authorization,
       )
     } catch (err) {
-      const hit = await deps.authFailureLimiter.hit(`ip:${ctx.ip}`)
-      const failure = hit.allowed
-        ? errorResponse(err, ctx.requestId, deps.logger)
-        : errorResponse(
-            new RateLimitedError(
+      // Only failed credentials spend the address's budget; a storage
+      // failure is not the caller's fault.
+      const hit =
+        err instanceof UnauthorizedError
+          ? await deps.authFailureLimiter.hit(`ip:${ctx.ip}`)
+          : {
+              allowed: true,
+              remaining: deps.authFailureLimiter.limit,
+              resetMs: 0,
+            }
+      const failure = errorResponse(
+        hit.allowed
+          ? err
+          : new RateLimitedError(
               hit.resetMs / 1000,
               'too many failed authentications from this address',
             ),
-            ctx.requestId,
-            deps.logger,
-          )
-      if (!(err instanceof UnauthorizedError) && hit.allowed) return failure
+        ctx.requestId,
+        deps.logger,
+      )
       return {
         ...failure,
         headers: {
