@@ -6,10 +6,11 @@ import type {
   PerpOrderRecord,
   TimeInForce,
 } from '../domain/perpOrder.js'
+import { isValidPrice } from '../domain/priceRules.js'
 import type { VenueId } from '../domain/venue.js'
 import { RuleViolationError } from '../errors/domain.js'
 import type { Repos } from '../ports/store.js'
-import { dec, decString, floorToStep, isMultipleOf } from '../util/decimal.js'
+import { dec, decString, floorToStep } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
 import { requireBoundVenues, requireVenueGrant } from './accessChecks.js'
 import type { CommandDeps } from './commandDeps.js'
@@ -58,11 +59,11 @@ export async function preparePerpOrder(
   const slippageBps = isMarket ? (params.slippageBps ?? 100) : 0
   if (
     params.limitPrice !== undefined &&
-    !isMultipleOf(params.limitPrice, rules.tickSize)
+    !isValidPrice(rules, params.limitPrice)
   ) {
     throw new RuleViolationError(
       'invalid_tick',
-      `limitPrice ${decString(params.limitPrice)} is not a multiple of the ${params.venue} tick ${rules.tickSize} for ${params.market}`,
+      `limitPrice ${decString(params.limitPrice)} is not on the ${params.venue} price grid for ${params.market} (tick ${rules.tickSize}${rules.maxSigFigs ? `, at most ${rules.maxSigFigs} significant figures unless an integer` : ''})`,
     )
   }
   const size = floorToStep(params.sizeBase, rules.sizeStep)

@@ -5,7 +5,13 @@ export interface MarketRules {
   readonly venue: VenueId
   /** exact listed symbol, e.g. `BTC`, `xyz:TSLA`, `BTCUSDT` */
   readonly symbol: string
+  /** smallest price increment (Hyperliquid: 10^-(6 - szDecimals)) */
   readonly tickSize: string
+  /**
+   * Hyperliquid's extra rule: at most this many significant figures unless
+   * the price is an integer; null on venues with a plain tick
+   */
+  readonly maxSigFigs: number | null
   readonly sizeStep: string
   readonly minNotionalUsd: string
   readonly minBase: string

@@ -17,29 +17,23 @@ type Row = [
   funding: string,
 ]
 
-function venueMarkets(venue: VenueId, rows: readonly Row[]): SimMarket[] {
-  return rows.map(
-    ([
-      symbol,
-      tickSize,
-      sizeStep,
-      minNotionalUsd,
-      minBase,
-      maxLeverage,
-      initialMark,
-      fundingRateHourly,
-    ]) => ({
-      venue,
-      symbol,
-      tickSize,
-      sizeStep,
-      minNotionalUsd,
-      minBase,
-      maxLeverage,
-      initialMark,
-      fundingRateHourly,
-    }),
-  )
+function venueMarkets(
+  venue: VenueId,
+  rows: readonly Row[],
+  maxSigFigs: number | null = null,
+): SimMarket[] {
+  return rows.map((r) => ({
+    venue,
+    symbol: r[0],
+    tickSize: r[1],
+    maxSigFigs,
+    sizeStep: r[2],
+    minNotionalUsd: r[3],
+    minBase: r[4],
+    maxLeverage: r[5],
+    initialMark: r[6],
+    fundingRateHourly: r[7],
+  }))
 }
 
 /**
@@ -49,12 +43,17 @@ function venueMarkets(venue: VenueId, rows: readonly Row[]): SimMarket[] {
  * positions have a spread to earn.
  */
 export const SIM_MARKETS: readonly SimMarket[] = [
-  ...venueMarkets('hl', [
-    ['BTC', '1', '0.00001', '10', '0.00001', 40, '100000', '0.0000125'],
-    ['ETH', '0.1', '0.0001', '10', '0.0001', 25, '3500', '0.0000125'],
-    ['SOL', '0.01', '0.01', '10', '0.01', 20, '150', '0.00002'],
-    ['xyz:TSLA', '0.01', '0.001', '10', '0.001', 10, '250', '0.00001'],
-  ]),
+  ...venueMarkets(
+    'hl',
+    [
+      // tick = 10^-(6 - szDecimals), plus five significant figures
+      ['BTC', '0.1', '0.00001', '10', '0.00001', 40, '100000', '0.0000125'],
+      ['ETH', '0.01', '0.0001', '10', '0.0001', 25, '3500', '0.0000125'],
+      ['SOL', '0.0001', '0.01', '10', '0.01', 20, '150', '0.00002'],
+      ['xyz:TSLA', '0.001', '0.001', '10', '0.001', 10, '250', '0.00001'],
+    ],
+    5,
+  ),
   ...['lighter', 'lighter-mainnet'].flatMap((v) =>
     venueMarkets(v as VenueId, [
       ['BTC', '0.1', '0.00001', '10', '0.0002', 50, '100000', '0.00004'],

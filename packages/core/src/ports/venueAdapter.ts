@@ -1,0 +1,110 @@
+import type { OrderSide, TimeInForce } from '../domain/perpOrder.js'
+import type { VenueId } from '../domain/venue.js'
+import type { MarketQuote, MarketRules } from './marketData.js'
+
+/** The account a venue call acts for, with its decrypted credential. */
+export interface VenueCredential {
+  readonly owner: string
+  readonly venue: VenueId
+  /** Lighter account index; null elsewhere */
+  readonly accountIndex: string | null
+  /** public part (agent address, API key index) */
+  readonly credentialRef: string | null
+  /** decrypted secret (agent private key, Lighter API key); never logged */
+  readonly secret: string | null
+}
+
+/** An order as the adapter sends it: already rounded to venue precision. */
+export interface VenueOrderRequest {
+  readonly market: string
+  readonly side: OrderSide
+  /** base size, a multiple of the size step */
+  readonly size: string
+  /** limit price, or the protection price of a market order; on tick */
+  readonly price: string
+  /** market orders are sent as IOC limits at the protection price */
+  readonly timeInForce: TimeInForce
+  readonly reduceOnly: boolean
+  /** deterministic id the order can be found by after an uncertain send */
+  readonly clientOrderId: string
+}
+
+export type VenueOrderState =
+  | 'open'
+  | 'partially_filled'
+  | 'filled'
+  | 'cancelled'
+  | 'rejected'
+  | 'expired'
+
+/** The venue's view of one order. */
+export interface VenueOrder {
+  readonly clientOrderId: string
+  readonly venueOrderId: string | null
+  readonly state: VenueOrderState
+  /** size the venue accepted */
+  readonly size: string
+  readonly filledBase: string
+  readonly averagePrice: string | null
+  /** the venue's own status word, shown as `venueStatus` */
+  readonly venueStatus: string
+  /** reason of a reject or cancel, when the venue gives one */
+  readonly reason: string | null
+}
+
+export type MarginMode = 'cross' | 'isolated'
+
+/** A net position; `size` is signed: positive long, negative short. */
+export interface VenuePosition {
+  readonly market: string
+  readonly size: string
+  readonly entryPrice: string
+  readonly markPrice: string
+  readonly leverage: string
+  readonly marginMode: MarginMode
+  readonly liquidationPrice: string | null
+}
+
+/** One funding settlement on a position; `amountUsd` > 0 is received. */
+export interface FundingPayment {
+  readonly market: string
+  readonly time: string
+  readonly amountUsd: string
+  readonly rate: string
+  readonly positionSize: string
+}
+
+/**
+ * One venue, as the worker and the API see it. Implemented by the real
+ * adapters (Hyperliquid, Lighter, Aster) and by the paper adapters over the
+ * simulated exchange.
+ *
+ * Errors: VenueUnavailableError (not sent), VenueRejectedError (refused),
+ * UncertainSubmissionError (maybe placed), VenueAccountNotFoundError.
+ */
+export interface VenueAdapter {
+  readonly venue: VenueId
+  /** @returns undefined when the venue does not list `symbol` */
+  rules(symbol: string): Promise<MarketRules | undefined>
+  quote(symbol: string): Promise<MarketQuote>
+  place(cred: VenueCredential, order: VenueOrderRequest): Promise<VenueOrder>
+  /** Cancels by client order id; resolves also when already final. */
+  cancel(
+    cred: VenueCredential,
+    market: string,
+    clientOrderId: string,
+  ): Promise<void>
+  /** @returns null when the venue knows no such order */
+  order(
+    cred: VenueCredential,
+    market: string,
+    clientOrderId: string,
+  ): Promise<VenueOrder | null>
+  positions(cred: VenueCredential): Promise<VenuePosition[]>
+  /** Funding settlements on `market` at or after `since` (ISO). */
+  funding(
+    cred: VenueCredential,
+    market: string,
+    since: string,
+  ): Promise<FundingPayment[]>
+}
