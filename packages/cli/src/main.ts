@@ -1,14 +1,14 @@
 import { Command } from 'commander'
-import { registerServeCommands } from './commands/upCommand.js'
+import { registerUpCommands } from './commands/upCommand.js'
+import { registerWorkerCommands } from './commands/workerCommand.js'
 
 const program = new Command()
   .name('dn')
   .description('paired perpetual positions and direct perpetual orders')
-registerServeCommands(program)
+registerUpCommands(program)
+registerWorkerCommands(program)
 
 program.parseAsync(process.argv).catch((err: unknown) => {
-  process.stderr.write(
-    `dn: ${err instanceof Error ? err.message : String(err)}\n`,
-  )
+  process.stderr.write(`dn: ${err instanceof Error ? err.message : String(err)}\n`)
   process.exit(1)
 })

@@ -1,88 +1,76 @@
-import { mkdirSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { startWorker } from '@dn/core'
 import { startHttpServer } from '@dn/server'
-import { createSimMarketData } from '@dn/venues'
+import { createSimVenues, startFaucetServer } from '@dn/venues'
 import type { Command } from 'commander'
 import { composeServerDeps } from '../composeServerDeps.js'
-import { loadMasterKey } from '../masterKey.js'
-import { openStore } from '../openStore.js'
+import { composeWorkerDeps } from '../composeWorkerDeps.js'
+import { type CommonFlags, envFlag, onShutdown, openRuntime } from '../runtimeConfig.js'
 
-interface ServeFlags {
+interface UpFlags extends CommonFlags {
   port: string
   host: string
-  data: string
-  db?: string
-}
-
-function envFlag(value: string | undefined, fallback: boolean): boolean {
-  if (value === undefined || value === '') return fallback
-  return !/^(false|0|no|off)$/i.test(value)
+  simPort: string
+  seed: string
 }
 
 /**
- * Starts the HTTP service. `up` is the laptop mode: embedded SQLite in the
- * data folder, a master key created on first start, simulated venues.
+ * `dn up`: the whole service on this machine: HTTP API, worker and
+ * simulated venues (with their faucet) in one process on embedded SQLite.
+ * `dn serve`: the HTTP API alone, for a deployment with separate workers.
  */
-export async function runServe(
-  flags: ServeFlags,
-  mode: 'up' | 'serve',
-): Promise<void> {
+export async function runUp(flags: UpFlags, mode: 'up' | 'serve'): Promise<void> {
   const env = process.env
-  const dataDir = resolve(flags.data)
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 })
-  const master = loadMasterKey(env, dataDir, mode === 'up')
-  if (master.origin === 'created') {
-    process.stderr.write(
-      `dn: created a master key at ${master.path} (mode 0600); back it up, it encrypts venue credentials\n`,
-    )
-  }
-  const store = await openStore(flags.db ?? env.DN_DB, dataDir)
+  const { masterKey, store } = await openRuntime(flags, mode === 'up')
+  const venues = createSimVenues({ seed: Number(flags.seed) })
   const deps = composeServerDeps({
     store,
-    markets: createSimMarketData(),
-    masterKey: master.key,
+    markets: venues.marketData,
+    masterKey,
     env: env.DN_ENV || 'local',
-    authDomain: env.BINDING_AUTH_DOMAIN || undefined,
+    ...(env.BINDING_AUTH_DOMAIN ? { authDomain: env.BINDING_AUTH_DOMAIN } : {}),
     workerResize: envFlag(env.WORKER_RESIZE, true),
-    rateLimit: env.DN_RATE_LIMIT ? Number(env.DN_RATE_LIMIT) : undefined,
+    ...(env.DN_RATE_LIMIT ? { rateLimit: Number(env.DN_RATE_LIMIT) } : {}),
     sharedRateLimit: envFlag(env.DN_SHARED_RATE_LIMIT, false),
-  } as Parameters<typeof composeServerDeps>[0])
-  const server = await startHttpServer(deps, {
-    host: flags.host,
-    port: Number(flags.port),
   })
-  process.stderr.write(
-    `dn: serving ${server.url} (store: ${store.dialect}, env: ${deps.env})\n`,
-  )
-  const stop = async () => {
-    await server.close()
-    await store.close()
-    process.exit(0)
+  const server = await startHttpServer(deps, { host: flags.host, port: Number(flags.port) })
+  const parts = [`api ${server.url}`]
+  let stopWorker = async () => {}
+  let stopFaucet = async () => {}
+  if (mode === 'up') {
+    const faucet = await startFaucetServer({ venues, port: Number(flags.simPort) })
+    stopFaucet = faucet.close
+    const worker = startWorker(
+      composeWorkerDeps({ store, adapters: venues.adapters, masterKey, logger: deps.logger }),
+    )
+    stopWorker = worker.stop
+    parts.push(`simulated venues ${faucet.url} (POST /faucet)`, 'worker running')
   }
-  process.once('SIGINT', stop)
-  process.once('SIGTERM', stop)
+  process.stderr.write(`dn: ${parts.join(', ')} (store: ${store.dialect}, env: ${deps.env})\n`)
+  onShutdown(async () => {
+    await server.close()
+    await stopWorker()
+    await stopFaucet()
+    await store.close()
+  })
 }
 
-export function registerServeCommands(program: Command): void {
+export function registerUpCommands(program: Command): void {
   for (const mode of ['up', 'serve'] as const) {
-    program
+    const cmd = program
       .command(mode)
       .description(
         mode === 'up'
-          ? 'run the service on this machine: HTTP API on embedded SQLite with simulated venues'
-          : 'run the HTTP API for a deployment (DN_DB, DN_MASTER_KEY required)',
+          ? 'run everything on this machine: API, worker and simulated venues on embedded SQLite'
+          : 'run the HTTP API only (DN_DB and DN_MASTER_KEY for a deployment)',
       )
       .option('--port <port>', 'HTTP port', process.env.DN_PORT ?? '8080')
       .option('--host <host>', 'address to bind', '127.0.0.1')
-      .option(
-        '--data <dir>',
-        'data folder (SQLite file, master key)',
-        process.env.DN_DATA ?? '.dn',
-      )
-      .option(
-        '--db <url>',
-        'postgres://... or sqlite:<path> (default: <data>/dn.sqlite)',
-      )
-      .action((flags: ServeFlags) => runServe(flags, mode))
+      .option('--data <dir>', 'data folder (SQLite file, master key)', process.env.DN_DATA ?? '.dn')
+      .option('--db <url>', 'postgres://... or sqlite:<path> (default: <data>/dn.sqlite)')
+      .option('--seed <n>', 'seed of the simulated markets', '1')
+    if (mode === 'up') cmd.option('--sim-port <port>', 'port of the simulated venues and faucet', '8081')
+    cmd.action((flags: UpFlags) =>
+      runUp({ ...flags, simPort: flags.simPort ?? '8081' }, mode),
+    )
   }
 }

@@ -162,6 +162,7 @@ export async function createPerpOrder(
     leaseOwner: null,
     leaseExpiresAt: null,
     fence: 0,
+    nextCheckAt: null,
   }
   await tx.orders.insert(order)
   return order

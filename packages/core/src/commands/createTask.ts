@@ -116,11 +116,13 @@ export async function createTask(
     error: null,
     closeRequestedAt: null,
     resizeRequest: null,
+    engineState: null,
     createdAt: now,
     updatedAt: now,
     leaseOwner: null,
     leaseExpiresAt: null,
     fence: 0,
+    nextCheckAt: null,
   }
   await tx.tasks.insert(task)
   return task

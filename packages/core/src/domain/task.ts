@@ -1,4 +1,5 @@
 import type { Lease } from './lease.js'
+import type { TaskEngineState } from './taskEngineState.js'
 import type { VenueId } from './venue.js'
 
 export type TaskStatus =
@@ -54,6 +55,8 @@ export interface TaskRecord extends Lease {
   readonly error: string | null
   readonly closeRequestedAt: string | null
   readonly resizeRequest: ResizeRequest | null
+  /** the worker's bookkeeping (operation in flight, funding cursor) */
+  readonly engineState: TaskEngineState | null
   readonly createdAt: string
   readonly updatedAt: string
 }

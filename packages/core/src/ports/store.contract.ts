@@ -2,28 +2,45 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { ApiKeyRecord } from '../domain/apiKey.js'
 import type { IdempotencyRecord } from '../domain/idempotency.js'
-import type { PerpOrderRecord } from '../domain/perpOrder.js'
+import type { Lease } from '../domain/lease.js'
+import type { PerpOrderRecord, PerpOrderStatus } from '../domain/perpOrder.js'
 import type { RequestFamily, RequestLogRecord } from '../domain/requestLog.js'
-import type { TaskRecord } from '../domain/task.js'
+import type { TaskRecord, TaskStatus } from '../domain/task.js'
 import type { VenueId } from '../domain/venue.js'
 import type { VenueBindingRecord } from '../domain/venueBinding.js'
-import type { ListFilter, Store } from './store.js'
+import type { ClaimRequest, ListFilter, Store } from './store.js'
+
+/** How the contract reaches databases. */
+export interface StoreContractDatabases {
+  /**
+   * Opens a new store on the database called `database` (a short lowercase
+   * identifier), empty on its first open. The caller closes it.
+   */
+  open(database: string): Promise<Store>
+  /**
+   * True when two opens of one name are separate stores on the same rows
+   * that may work concurrently within one process (a PostgreSQL schema).
+   * False for SQLite: `:memory:` opens are separate databases, and two
+   * stores on one file in one process would block each other, the driver
+   * being synchronous (processes sharing a file are tested on their own).
+   */
+  readonly shared: boolean
+}
 
 /**
- * The behaviour every {@link Store} must show, whatever the database. Each
- * test makes its own owners, ids and buckets, so the suite can share a
- * database with other runs.
+ * The behaviour every {@link Store} must show, whatever the database. Most
+ * tests share one store and make their own owners, ids and buckets; claim
+ * tests, which scan whole tables, each get a database of their own.
  * @param name shown in the test names
- * @param create opens a store; called once, closed after the suite
  */
 export function runStoreContract(
   name: string,
-  create: () => Promise<Store>,
+  databases: StoreContractDatabases,
 ): void {
   describe(`${name}: store contract`, () => {
     let store: Store
     beforeAll(async () => {
-      store = await create()
+      store = await databases.open('main')
     })
     afterAll(async () => {
       await store?.close()
@@ -40,10 +57,38 @@ export function runStoreContract(
     rateLimitTests(s)
     nonceAndWorkerTests(s)
     transactionTests(s)
+    for (const kind of [taskKind, orderKind]) claimTests(databases, kind)
+    lockTests(s)
+    notifyTests(s, databases)
   })
 }
 
 type GetStore = () => Store
+
+let databaseCount = 0
+/**
+ * Runs `fn` on a store over a database of its own; `peer` opens another
+ * store on the same rows (undefined when the databases are not shared).
+ * Closes every store it opened.
+ */
+async function withOwnDatabase<T>(
+  databases: StoreContractDatabases,
+  fn: (store: Store, peer: (() => Promise<Store>) | undefined) => Promise<T>,
+): Promise<T> {
+  databaseCount += 1
+  const database = `own${databaseCount}`
+  const opened: Store[] = []
+  const open = async () => {
+    const store = await databases.open(database)
+    opened.push(store)
+    return store
+  }
+  try {
+    return await fn(await open(), databases.shared ? open : undefined)
+  } finally {
+    await Promise.all(opened.map((s) => s.close()))
+  }
+}
 
 // ---------------------------------------------------------------- fixtures
 
@@ -105,9 +150,11 @@ function task(over: Partial<TaskRecord> = {}): TaskRecord {
     error: null,
     closeRequestedAt: null,
     resizeRequest: null,
+    engineState: null,
     leaseOwner: null,
     leaseExpiresAt: null,
     fence: 0,
+    nextCheckAt: null,
     createdAt: at,
     updatedAt: at,
     ...over,
@@ -148,6 +195,7 @@ function order(over: Partial<PerpOrderRecord> = {}): PerpOrderRecord {
     leaseOwner: null,
     leaseExpiresAt: null,
     fence: 0,
+    nextCheckAt: null,
     ...over,
   }
 }
@@ -346,9 +394,33 @@ function taskTests(store: GetStore) {
         shortTargetBase: null,
         requestedAt: iso(at + 6),
       },
+      engineState: {
+        op: {
+          kind: 'open',
+          seq: 3,
+          startedAt: iso(at + 8),
+          legs: {
+            long: {
+              clientOrderId: '0xabc',
+              side: 'long',
+              size: '0.015',
+              price: '100000.1',
+              reduceOnly: false,
+              state: 'sending',
+              filledBase: '0',
+              averagePrice: null,
+              failed: null,
+            },
+          },
+        },
+        seq: 3,
+        fundingSince: iso(at + 9),
+        fundingBelowSince: null,
+      },
       leaseOwner: 'worker-1',
       leaseExpiresAt: iso(at + 7),
       fence: 4,
+      nextCheckAt: iso(at + 10),
     })
     const bare = task()
     await store().tasks.insert(full)
@@ -374,12 +446,21 @@ function taskTests(store: GetStore) {
       shortTargetBase: '3.5',
       requestedAt: updatedAt,
     }
+    const nextCheckAt = '2031-02-03T04:05:06.789Z'
+    const engineState = {
+      op: null,
+      seq: 2,
+      fundingSince: updatedAt,
+      fundingBelowSince: nextCheckAt,
+    }
     const updated = await store().tasks.update(t.id, {
       status: 'running',
       longSize: '1.2300',
       error: null,
       resizeRequest,
       autoClose: false,
+      nextCheckAt,
+      engineState,
       updatedAt,
     })
     const expected: TaskRecord = {
@@ -389,15 +470,24 @@ function taskTests(store: GetStore) {
       error: null,
       resizeRequest,
       autoClose: false,
+      nextCheckAt,
+      engineState,
       updatedAt,
     }
     expect(updated).toEqual(expected)
     expect(await store().tasks.get(t.id)).toEqual(expected)
     const cleared = await store().tasks.update(t.id, {
       resizeRequest: null,
+      nextCheckAt: null,
+      engineState: null,
       updatedAt,
     })
-    expect(cleared).toEqual({ ...expected, resizeRequest: null })
+    expect(cleared).toEqual({
+      ...expected,
+      resizeRequest: null,
+      nextCheckAt: null,
+      engineState: null,
+    })
     expect(
       await store().tasks.update(randomUUID(), { status: 'failed', updatedAt }),
     ).toBeUndefined()
@@ -667,6 +757,7 @@ function orderTests(store: GetStore) {
       leaseOwner: 'w1',
       leaseExpiresAt: iso(at + 5),
       fence: 2,
+      nextCheckAt: iso(at + 6),
     })
     const bare = order()
     await store().orders.insert(full)
@@ -713,6 +804,14 @@ function orderTests(store: GetStore) {
     expect(
       await orders.update(randomUUID(), patch, { fence: 1 }),
     ).toBeUndefined()
+    const nextCheckAt = '2031-02-03T04:05:06.789Z'
+    expect(await orders.update(o.id, { nextCheckAt, updatedAt })).toEqual({
+      ...expected,
+      nextCheckAt,
+    })
+    expect(await orders.update(o.id, { nextCheckAt: null, updatedAt })).toEqual(
+      expected,
+    )
   })
 
   test('orders: list by owner, venue set, status, updatedSince, paging', async () => {
@@ -1009,7 +1108,12 @@ function nonceAndWorkerTests(store: GetStore) {
     const id = randomUUID()
     const t = baseMs()
     const workers = store().workers
-    const find = async () => (await workers.list()).find((w) => w.id === id)
+    const find = async () => {
+      const listed = (await workers.list()).find((w) => w.id === id)
+      expect(await workers.get(id)).toEqual(listed)
+      return listed
+    }
+    expect(await workers.get(id)).toBeUndefined()
     const first = {
       id,
       startedAt: iso(t),
@@ -1053,6 +1157,9 @@ function nonceAndWorkerTests(store: GetStore) {
     const byId = new Map((await store().workers.list()).map((w) => [w.id, w]))
     for (const id of live) expect(byId.get(id)?.fencedAt).toBe(at)
     expect(byId.get(fenced)?.fencedAt).toBe(iso(t + 1))
+    for (const id of [...live, fenced]) {
+      expect(await store().workers.get(id)).toEqual(byId.get(id))
+    }
   })
 }
 
@@ -1167,5 +1274,579 @@ function transactionTests(store: GetStore) {
       limit: 20,
     })
     expect(listed).toHaveLength(12)
+  })
+}
+
+// ---------------------------------------------------------------- claims
+
+/** What the claim tests see of a task or an order. */
+type Claimable = Lease & {
+  readonly id: string
+  readonly status: string
+  readonly updatedAt: string
+}
+type ClaimFixture = Partial<
+  Pick<Claimable, keyof Lease | 'status' | 'updatedAt'>
+>
+
+/** Tasks and orders, behind one shape, so one suite covers both. */
+interface ClaimKind {
+  readonly name: 'tasks' | 'orders'
+  /** three distinct statuses */
+  readonly statuses: readonly [string, string, string]
+  insert(store: Store, over: ClaimFixture): Promise<Claimable>
+  claim(store: Store, request: ClaimRequest<string>): Promise<Claimable[]>
+  get(store: Store, id: string): Promise<Claimable | undefined>
+  /** a fenced write: sets `error` if `fence` still holds */
+  write(
+    store: Store,
+    id: string,
+    fence: number,
+    at: string,
+  ): Promise<Claimable | undefined>
+}
+
+const taskKind: ClaimKind = {
+  name: 'tasks',
+  statuses: ['pending', 'running', 'closing'],
+  async insert(store, over) {
+    const record = task(over as Partial<TaskRecord>)
+    await store.tasks.insert(record)
+    return record
+  },
+  claim: (store, request) =>
+    store.tasks.claim(request as ClaimRequest<TaskStatus>),
+  get: (store, id) => store.tasks.get(id),
+  write: (store, id, fence, at) =>
+    store.tasks.update(id, { error: 'written', updatedAt: at }, { fence }),
+}
+
+const orderKind: ClaimKind = {
+  name: 'orders',
+  statuses: ['pending', 'open', 'unknown'],
+  async insert(store, over) {
+    const record = order(over as Partial<PerpOrderRecord>)
+    await store.orders.insert(record)
+    return record
+  },
+  claim: (store, request) =>
+    store.orders.claim(request as ClaimRequest<PerpOrderStatus>),
+  get: (store, id) => store.orders.get(id),
+  write: (store, id, fence, at) =>
+    store.orders.update(id, { error: 'written', updatedAt: at }, { fence }),
+}
+
+const sortedIds = (rows: readonly { id: string }[]) => ids(rows).sort()
+
+function claimTests(databases: StoreContractDatabases, kind: ClaimKind) {
+  const k = kind.name
+  const [s1, s2, s3] = kind.statuses
+  const own = <T>(
+    fn: (store: Store, peer: (() => Promise<Store>) | undefined) => Promise<T>,
+  ) => withOwnDatabase(databases, fn)
+
+  test(`${k}: claim takes only due rows: status, lease, nextCheckAt`, () =>
+    own(async (store) => {
+      const t = baseMs()
+      const leaseMs = 60_000
+      const insert = (over: ClaimFixture) =>
+        kind.insert(store, { updatedAt: iso(t - 10_000), ...over })
+      const free = await insert({ status: s1 })
+      const otherStatus = await insert({ status: s2 })
+      const thirdStatus = await insert({ status: s3 })
+      const live = await insert({
+        status: s1,
+        leaseOwner: 'other',
+        leaseExpiresAt: iso(t + 1000),
+        fence: 3,
+      })
+      const expiresNow = await insert({
+        status: s1,
+        leaseOwner: 'other',
+        leaseExpiresAt: iso(t),
+        fence: 7,
+      })
+      const expired = await insert({
+        status: s1,
+        leaseOwner: 'other',
+        leaseExpiresAt: iso(t - 1),
+        fence: 1,
+      })
+      const later = await insert({ status: s1, nextCheckAt: iso(t + 1) })
+      const checkNow = await insert({ status: s1, nextCheckAt: iso(t) })
+      const checkPast = await insert({
+        status: s1,
+        nextCheckAt: iso(t - 5000),
+      })
+      const claim = (statuses: string[], nowMs: number) =>
+        kind.claim(store, {
+          workerId: 'w1',
+          now: iso(nowMs),
+          leaseMs,
+          statuses,
+          limit: 100,
+        })
+      const leased = (row: Claimable, nowMs: number): Claimable => ({
+        ...row,
+        leaseOwner: 'w1',
+        leaseExpiresAt: iso(nowMs + leaseMs),
+        fence: row.fence + 1,
+      })
+
+      const first = await claim([s1], t)
+      expect(sortedIds(first)).toEqual(
+        sortedIds([free, expiresNow, expired, checkNow, checkPast]),
+      )
+      for (const row of [free, expiresNow, expired, checkNow, checkPast]) {
+        const expected = leased(row, t)
+        expect(first.find((r) => r.id === row.id)).toEqual(expected)
+        expect(await kind.get(store, row.id)).toEqual(expected)
+      }
+      expect(await claim([s2], t)).toEqual([leased(otherStatus, t)])
+      expect(await claim([], t)).toEqual([])
+      // everything else is leased now; only the third status is left
+      expect(await claim([s1, s2, s3], t)).toEqual([leased(thirdStatus, t)])
+      expect(await claim([s1, s2, s3], t)).toEqual([])
+      expect(await claim([s1], t + 1)).toEqual([leased(later, t + 1)])
+      expect(await claim([s1], t + 999)).toEqual([])
+      expect(await claim([s1], t + 1000)).toEqual([leased(live, t + 1000)])
+      // the untouched rows kept their lease
+      expect(await kind.get(store, live.id)).toMatchObject({ fence: 4 })
+    }))
+
+  test(`${k}: claim raises the fence by one, oldest first, up to the limit`, () =>
+    own(async (store) => {
+      const t = baseMs()
+      const insert = (updatedMs: number, nextMs: number | null, fence = 0) =>
+        kind.insert(store, {
+          status: s1,
+          updatedAt: iso(updatedMs),
+          nextCheckAt: nextMs === null ? null : iso(nextMs),
+          fence,
+        })
+      // due order: coalesce(nextCheckAt, updatedAt)
+      const r3 = await insert(t - 4000, t - 500, 2)
+      const r1 = await insert(t - 3000, null)
+      const r2 = await insert(t - 1000, t - 5000, 5)
+      const r4 = await insert(t - 2000, null, 9)
+      const claim = (limit: number, workerId = 'w1') =>
+        kind.claim(store, {
+          workerId,
+          now: iso(t),
+          leaseMs: 1000,
+          statuses: [s1],
+          limit,
+        })
+      expect(await claim(0)).toEqual([])
+      const firstTwo = await claim(2)
+      expect(ids(firstTwo)).toEqual([r2.id, r1.id])
+      expect(firstTwo.map((r) => r.fence)).toEqual([6, 1])
+      const rest = await claim(10, 'w2')
+      expect(ids(rest)).toEqual([r4.id, r3.id])
+      expect(rest.map((r) => [r.fence, r.leaseOwner])).toEqual([
+        [10, 'w2'],
+        [3, 'w2'],
+      ])
+      expect(await claim(10, 'w3')).toEqual([])
+    }))
+
+  test(`${k}: a fenced worker claims nothing; one without a heartbeat may`, () =>
+    own(async (store) => {
+      const t = baseMs()
+      const row = await kind.insert(store, { status: s1 })
+      const claim = (workerId: string) =>
+        kind.claim(store, {
+          workerId,
+          now: iso(t),
+          leaseMs: 1000,
+          statuses: [s1],
+          limit: 10,
+        })
+      const beat = (id: string, fencedAt: string | null) =>
+        store.workers.heartbeat({
+          id,
+          startedAt: iso(t - 10),
+          heartbeatAt: iso(t - 5),
+          fencedAt,
+        })
+      await beat('fenced', iso(t - 1))
+      await beat('alive', null)
+      expect(await claim('fenced')).toEqual([])
+      expect((await kind.get(store, row.id))?.fence).toBe(0)
+      expect(ids(await claim('alive'))).toEqual([row.id])
+      const other = await kind.insert(store, { status: s1 })
+      expect(await claim('fenced')).toEqual([])
+      expect(ids(await claim('never-beat'))).toEqual([other.id])
+      await store.workers.fenceAll(iso(t))
+      const third = await kind.insert(store, { status: s1 })
+      expect(await claim('alive')).toEqual([])
+      expect(ids(await claim('never-beat-either'))).toEqual([third.id])
+    }))
+
+  test(`${k}: after a re-claim the old fence no longer writes`, () =>
+    own(async (store) => {
+      const t = baseMs()
+      const row = await kind.insert(store, { status: s1 })
+      const claim = (workerId: string, nowMs: number) =>
+        kind.claim(store, {
+          workerId,
+          now: iso(nowMs),
+          leaseMs: 1000,
+          statuses: [s1],
+          limit: 10,
+        })
+      const [mine] = await claim('w1', t)
+      expect(mine?.fence).toBe(1)
+      expect(await claim('w2', t + 999)).toEqual([])
+      expect(await kind.write(store, row.id, 1, iso(t + 1))).toMatchObject({
+        fence: 1,
+        leaseOwner: 'w1',
+      })
+      const [theirs] = await claim('w2', t + 1000)
+      expect(theirs).toMatchObject({ fence: 2, leaseOwner: 'w2' })
+      expect(await kind.write(store, row.id, 1, iso(t + 2))).toBeUndefined()
+      expect(await kind.write(store, row.id, 2, iso(t + 3))).toMatchObject({
+        fence: 2,
+        updatedAt: iso(t + 3),
+      })
+    }))
+
+  test(`${k}: a claim inside a transaction rolls back with it`, () =>
+    own(async (store) => {
+      const t = baseMs()
+      const row = await kind.insert(store, { status: s1 })
+      const request = {
+        workerId: 'w1',
+        now: iso(t),
+        leaseMs: 1000,
+        statuses: [s1],
+        limit: 10,
+      }
+      await expect(
+        store.transaction(async () => {
+          expect(ids(await kind.claim(store, request))).toEqual([row.id])
+          throw new Error('undo')
+        }),
+      ).rejects.toThrow('undo')
+      expect(await kind.get(store, row.id)).toEqual(row)
+      const claimed = await store.transaction(() => kind.claim(store, request))
+      expect(claimed).toEqual([
+        { ...row, leaseOwner: 'w1', fence: 1, leaseExpiresAt: iso(t + 1000) },
+      ])
+    }))
+
+  if (databases.shared) {
+    test(`${k}: a claim skips rows another open claim holds`, () =>
+      own(async (store, peer) => {
+        if (peer === undefined) throw new Error('shared databases need a peer')
+        const other = await peer()
+        const t = baseMs()
+        const rows: Claimable[] = []
+        for (let i = 0; i < 4; i++) {
+          rows.push(
+            await kind.insert(store, { status: s1, updatedAt: iso(t - i) }),
+          )
+        }
+        const request = (workerId: string) => ({
+          workerId,
+          now: iso(t),
+          leaseMs: 60_000,
+          statuses: [s1],
+          limit: 2,
+        })
+        const [held, skipped] = await store.transaction(async () => {
+          const mine = await kind.claim(store, request('wa'))
+          // the other store must not wait for this transaction's rows
+          const theirs = await Promise.race([
+            kind.claim(other, request('wb')),
+            sleep(5000).then(() => {
+              throw new Error('the claim waited for locked rows')
+            }),
+          ])
+          return [mine, theirs]
+        })
+        expect(held).toHaveLength(2)
+        expect(skipped).toHaveLength(2)
+        expect(sortedIds([...held, ...skipped])).toEqual(sortedIds(rows))
+      }))
+  }
+
+  test(`${k}: concurrent claimers never hold the same row`, () =>
+    own(async (store, peer) => {
+      // two stores on one database where possible, else one store twice
+      const other = peer === undefined ? store : await peer()
+      const t = baseMs()
+      const rows: Claimable[] = []
+      for (let i = 0; i < 20; i++) {
+        rows.push(
+          await kind.insert(store, {
+            status: i % 2 ? s1 : s2,
+            updatedAt: iso(t - i),
+          }),
+        )
+      }
+      const claim = (s: Store, workerId: string) =>
+        kind.claim(s, {
+          workerId,
+          now: iso(t),
+          leaseMs: 3_600_000,
+          statuses: [s1, s2],
+          limit: 3,
+        })
+      const claimed: Claimable[] = []
+      for (let round = 0; round < 10; round++) {
+        const [a, b] = await Promise.all([
+          claim(store, 'wa'),
+          claim(other, 'wb'),
+        ])
+        expect(a.length).toBeLessThanOrEqual(3)
+        expect(b.length).toBeLessThanOrEqual(3)
+        claimed.push(...a, ...b)
+      }
+      expect(claimed).toHaveLength(20)
+      expect(sortedIds(claimed)).toEqual(sortedIds(rows))
+      expect(claimed.every((r) => r.fence === 1)).toBe(true)
+      for (const r of claimed) {
+        expect((await kind.get(store, r.id))?.leaseOwner).toBe(r.leaseOwner)
+      }
+    }))
+}
+
+// ---------------------------------------------------------------- locks
+
+function lockTests(store: GetStore) {
+  const lockName = () => `owner|hl|${randomUUID()}`
+
+  test('locks: acquire, extend, steal after expiry, release', async () => {
+    const name = lockName()
+    const t = baseMs()
+    const locks = store().locks
+    const acquire = (holder: string, ms: number) =>
+      locks.acquire(name, holder, iso(ms), 1000)
+    expect(await acquire('a', t)).toBe(true)
+    expect(await acquire('b', t + 1)).toBe(false)
+    // a extends its hold to t + 1500
+    expect(await acquire('a', t + 500)).toBe(true)
+    expect(await acquire('b', t + 1000)).toBe(false)
+    expect(await acquire('b', t + 1499)).toBe(false)
+    expect(await acquire('b', t + 1500)).toBe(true)
+    expect(await acquire('a', t + 1501)).toBe(false)
+    // a no longer holds it: its release leaves b's hold alone
+    await locks.release(name, 'a')
+    expect(await acquire('c', t + 1502)).toBe(false)
+    await locks.release(name, 'b')
+    expect(await acquire('c', t + 1503)).toBe(true)
+    // other names are separate
+    expect(await locks.acquire(lockName(), 'd', iso(t), 1000)).toBe(true)
+  })
+
+  test('locks: release by a non-holder is a no-op; unknown names too', async () => {
+    const name = lockName()
+    const t = baseMs()
+    const locks = store().locks
+    await locks.release(name, 'a')
+    expect(await locks.acquire(name, 'a', iso(t), 60_000)).toBe(true)
+    await locks.release(name, 'b')
+    expect(await locks.acquire(name, 'b', iso(t + 1), 60_000)).toBe(false)
+    expect(await locks.acquire(name, 'a', iso(t + 2), 60_000)).toBe(true)
+  })
+
+  test('locks: a rolled-back acquire is not kept', async () => {
+    const name = lockName()
+    const t = baseMs()
+    await expect(
+      store().transaction(async (tx) => {
+        expect(await tx.locks.acquire(name, 'a', iso(t), 60_000)).toBe(true)
+        throw new Error('undo')
+      }),
+    ).rejects.toThrow('undo')
+    expect(await store().locks.acquire(name, 'b', iso(t), 60_000)).toBe(true)
+  })
+
+  test('locks: 10 concurrent holders, exactly one wins', async () => {
+    const t = baseMs()
+    const fresh = lockName()
+    // held by a holder whose lock has expired
+    const stale = lockName()
+    expect(await store().locks.acquire(stale, 'old', iso(t - 2000), 1000)).toBe(
+      true,
+    )
+    for (const name of [fresh, stale]) {
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          i % 2 === 0
+            ? store().locks.acquire(name, `h${i}`, iso(t), 60_000)
+            : store().transaction((tx) =>
+                tx.locks.acquire(name, `h${i}`, iso(t), 60_000),
+              ),
+        ),
+      )
+      expect(results.filter(Boolean)).toHaveLength(1)
+      const winner = `h${results.indexOf(true)}`
+      expect(
+        await store().locks.acquire(name, winner, iso(t + 1), 60_000),
+      ).toBe(true)
+      expect(await store().locks.acquire(name, 'old', iso(t + 1), 60_000)).toBe(
+        false,
+      )
+    }
+  })
+}
+
+// ---------------------------------------------------------------- notify
+
+const channelName = () => `dn_test_${randomBytes(6).toString('hex')}`
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/** Resolves once `done()` holds; fails after `ms`. */
+async function waitFor(done: () => boolean, ms = 2000): Promise<void> {
+  const until = Date.now() + ms
+  while (!done()) {
+    if (Date.now() > until) throw new Error(`not woken within ${ms} ms`)
+    await sleep(5)
+  }
+}
+
+/** A listener that counts its wakes. */
+function counter() {
+  const c = {
+    wakes: 0,
+    wake: () => {
+      c.wakes += 1
+    },
+  }
+  return c
+}
+
+function notifyTests(store: GetStore, databases: StoreContractDatabases) {
+  test('notify: wakes every listener of the channel; unsubscribe stops it', async () => {
+    const channel = channelName()
+    const [a, b, c, elsewhere] = [counter(), counter(), counter(), counter()]
+    const offA = await store().listen(channel, a.wake)
+    const offB = await store().listen(channel, b.wake)
+    const offElsewhere = await store().listen(channelName(), elsewhere.wake)
+    await store().notify(channel)
+    await waitFor(() => a.wakes === 1 && b.wakes === 1)
+    await offA()
+    await offA()
+    await store().notify(channel)
+    // one notification reaches every subscriber at once, so once b has
+    // it, a would have had it too
+    await waitFor(() => b.wakes === 2)
+    expect(a.wakes).toBe(1)
+    // the last unsubscribe of a channel, then a new subscription to it
+    await offB()
+    const offC = await store().listen(channel, c.wake)
+    await store().notify(channel)
+    await waitFor(() => c.wakes === 1)
+    expect([a.wakes, b.wakes, elsewhere.wakes]).toEqual([1, 2, 0])
+    await offC()
+    await offElsewhere()
+  })
+
+  test('notify: listeners run later, and their errors stay theirs', async () => {
+    const channel = channelName()
+    let notifying = false
+    let ranInsideNotify: boolean | undefined
+    const other = counter()
+    const offBad = await store().listen(channel, () => {
+      ranInsideNotify ??= notifying
+      throw new Error('listener bug')
+    })
+    const offOther = await store().listen(channel, other.wake)
+    notifying = true
+    const sent = store().notify(channel)
+    notifying = false
+    await sent
+    await waitFor(() => other.wakes === 1)
+    expect(ranInsideNotify).toBe(false)
+    await store().notify(channel)
+    await waitFor(() => other.wakes === 2)
+    await offBad()
+    await offOther()
+  })
+
+  test('notify: inside a transaction it is delivered on commit only', async () => {
+    const channel = channelName()
+    const marker = channelName()
+    const woken = counter()
+    const marked = counter()
+    const off = await store().listen(channel, woken.wake)
+    const offMarker = await store().listen(marker, marked.wake)
+    await store().transaction(async () => {
+      await store().notify(channel)
+      await sleep(150)
+      expect(woken.wakes).toBe(0)
+    })
+    await waitFor(() => woken.wakes === 1)
+    await expect(
+      store().transaction(async () => {
+        await store().notify(channel)
+        throw new Error('undo')
+      }),
+    ).rejects.toThrow('undo')
+    await store().transaction(async () => {
+      await expect(
+        store().transaction(async () => {
+          await store().notify(channel)
+          throw new Error('undo savepoint')
+        }),
+      ).rejects.toThrow('undo savepoint')
+    })
+    // notifications arrive in order, so once the marker is in, a rolled-back
+    // one would have been too
+    await store().notify(marker)
+    await waitFor(() => marked.wakes === 1)
+    expect(woken.wakes).toBe(1)
+    await off()
+    await offMarker()
+  })
+
+  test('notify: channel names must be lowercase identifiers', async () => {
+    for (const bad of [
+      '',
+      'Upper',
+      'has-dash',
+      '1st',
+      'x; drop',
+      'a'.repeat(64),
+    ]) {
+      await expect(store().notify(bad)).rejects.toThrow('invalid')
+      await expect(store().listen(bad, () => undefined)).rejects.toThrow(
+        'invalid',
+      )
+    }
+    const off = await store().listen(`a${'b'.repeat(62)}`, () => undefined)
+    await off()
+  })
+
+  // Stores that share a database (PostgreSQL) wake each other.
+  if (!databases.shared) return
+  test('notify: reaches listeners of other stores on the database', async () => {
+    await withOwnDatabase(databases, async (a, peer) => {
+      if (peer === undefined) throw new Error('shared databases need a peer')
+      const b = await peer()
+      const channel = channelName()
+      const [first, second] = [counter(), counter()]
+      const offFirst = await a.listen(channel, first.wake)
+      const offSecond = await a.listen(channel, second.wake)
+      await b.notify(channel)
+      await waitFor(() => first.wakes === 1 && second.wakes === 1)
+      await offFirst()
+      await b.notify(channel)
+      await waitFor(() => second.wakes === 2)
+      expect(first.wakes).toBe(1)
+      // a notify inside b's transaction arrives once it commits
+      await b.transaction(async () => {
+        await b.notify(channel)
+        await sleep(150)
+        expect(second.wakes).toBe(2)
+      })
+      await waitFor(() => second.wakes === 3)
+      await offSecond()
+      await b.notify(channel)
+      await sleep(150)
+      expect([first.wakes, second.wakes]).toEqual([1, 3])
+    })
   })
 }

@@ -39,6 +39,18 @@ export interface UpdateGuard<S extends string> {
   readonly fence?: number | undefined
 }
 
+/** What a worker asks for when it claims due work. */
+export interface ClaimRequest<S extends string> {
+  readonly workerId: string
+  /** ISO now, from the worker's clock */
+  readonly now: string
+  /** lease length; the lease expires at now + leaseMs */
+  readonly leaseMs: number
+  /** only rows in these states */
+  readonly statuses: readonly S[]
+  readonly limit: number
+}
+
 export interface ApiKeyRepo {
   insert(key: ApiKeyRecord): Promise<void>
   get(id: string): Promise<ApiKeyRecord | undefined>
@@ -63,6 +75,15 @@ export interface TaskRepo {
     guard?: UpdateGuard<TaskStatus>,
   ): Promise<TaskRecord | undefined>
   list(filter: ListFilter): Promise<TaskRecord[]>
+  /**
+   * Leases up to `limit` due rows: status in `statuses`, no live lease
+   * (null or expired), `nextCheckAt` null or <= now, and the claiming worker
+   * not fenced. Each claimed row gets leaseOwner = workerId, leaseExpiresAt =
+   * now + leaseMs and fence + 1, in one statement per row set
+   * (`FOR UPDATE SKIP LOCKED` on PostgreSQL), so two workers never hold the
+   * same row. Oldest `nextCheckAt`/`updatedAt` first.
+   */
+  claim(request: ClaimRequest<TaskStatus>): Promise<TaskRecord[]>
 }
 
 export interface PerpOrderRepo {
@@ -74,6 +95,24 @@ export interface PerpOrderRepo {
     guard?: UpdateGuard<PerpOrderStatus>,
   ): Promise<PerpOrderRecord | undefined>
   list(filter: ListFilter): Promise<PerpOrderRecord[]>
+  /** Same semantics as TaskRepo.claim. */
+  claim(request: ClaimRequest<PerpOrderStatus>): Promise<PerpOrderRecord[]>
+}
+
+/**
+ * Named mutual exclusion with expiry, for owner operations on one venue
+ * account and market (`owner|venue|market`), across worker processes.
+ */
+export interface LockRepo {
+  /** @returns true when `holder` now holds `name` until now + ttlMs */
+  acquire(
+    name: string,
+    holder: string,
+    now: string,
+    ttlMs: number,
+  ): Promise<boolean>
+  /** Releases `name` if `holder` holds it. */
+  release(name: string, holder: string): Promise<void>
 }
 
 export type IdempotencyClaim =
@@ -133,7 +172,9 @@ export interface WalletNonceRepo {
 }
 
 export interface WorkerRepo {
+  /** Upserts the heartbeat; keeps a stored fencedAt. */
   heartbeat(worker: WorkerRecord): Promise<void>
+  get(id: string): Promise<WorkerRecord | undefined>
   list(): Promise<WorkerRecord[]>
   fenceAll(at: string): Promise<number>
 }
@@ -149,6 +190,7 @@ export interface Repos {
   readonly rateLimits: RateLimitRepo
   readonly walletNonces: WalletNonceRepo
   readonly workers: WorkerRepo
+  readonly locks: LockRepo
 }
 
 /** The storage port. Core never knows which database is behind it. */
@@ -157,4 +199,12 @@ export interface Store extends Repos {
   /** Runs `fn` in one serializable-enough transaction; rolls back on throw. */
   transaction<T>(fn: (tx: Repos) => Promise<T>): Promise<T>
   close(): Promise<void>
+  /**
+   * Wakes listeners on `channel` in every process sharing the database
+   * (PostgreSQL NOTIFY; within the process only on SQLite). Call after the
+   * transaction that made work due has committed.
+   */
+  notify(channel: string): Promise<void>
+  /** Subscribes to `channel`; the returned function unsubscribes. */
+  listen(channel: string, onWake: () => void): Promise<() => Promise<void>>
 }

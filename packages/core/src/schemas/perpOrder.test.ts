@@ -58,6 +58,7 @@ const record: PerpOrderRecord = {
   leaseOwner: null,
   leaseExpiresAt: null,
   fence: 0,
+  nextCheckAt: null,
 }
 const view = perpOrderView(record)
 const ok = (schema: v.GenericSchema, value: unknown) =>

@@ -35,11 +35,13 @@ const record: TaskRecord = {
   error: null,
   closeRequestedAt: null,
   resizeRequest: null,
+  engineState: null,
   createdAt: '2025-05-01T10:00:00.000Z',
   updatedAt: '2025-05-01T10:00:01.000Z',
   leaseOwner: null,
   leaseExpiresAt: null,
   fence: 0,
+  nextCheckAt: null,
 }
 const view = taskView(record)
 const ok = (schema: v.GenericSchema, value: unknown) =>

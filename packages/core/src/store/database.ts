@@ -44,6 +44,7 @@ interface LeaseColumns {
   lease_owner: string | null
   lease_expires_at: MicrosColumn | null
   fence: ColumnType<number, number | undefined, number>
+  next_check_at: MicrosColumn | null
 }
 
 export interface TasksTable extends LeaseColumns {
@@ -76,6 +77,7 @@ export interface TasksTable extends LeaseColumns {
   error: string | null
   close_requested_at: MicrosColumn | null
   resize_request: JsonColumn | null
+  engine_state: JsonColumn | null
   created_at: MicrosColumn
   updated_at: MicrosColumn
 }
@@ -157,6 +159,13 @@ export interface WorkersTable {
   fenced_at: MicrosColumn | null
 }
 
+/** Named locks with expiry (see LockRepo). */
+export interface LocksTable {
+  name: string
+  holder: string
+  expires_at: MicrosColumn
+}
+
 /** Every table of the store, as kysely sees it. One schema, both dialects. */
 export interface Database {
   api_keys: ApiKeysTable
@@ -168,4 +177,5 @@ export interface Database {
   rate_limits: RateLimitsTable
   wallet_nonces: WalletNoncesTable
   workers: WorkersTable
+  locks: LocksTable
 }

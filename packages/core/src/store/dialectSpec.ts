@@ -21,6 +21,12 @@ export interface DialectSpec {
   readonly types: DialectColumnTypes
   /** schema for kysely's migration tables, when not the default one */
   readonly migrationTableSchema?: string | undefined
+  /**
+   * True when the database locks single rows (PostgreSQL): a claim is one
+   * statement selecting `FOR UPDATE SKIP LOCKED`. False (SQLite): the claim
+   * statement runs in a write transaction, which excludes other writers.
+   */
+  readonly rowLocks: boolean
   /** a boolean as the driver binds it */
   bool(value: boolean): boolean | number
   /**

@@ -5,6 +5,8 @@ import { apiKeyRepo } from './apiKeyRepo.js'
 import type { Database } from './database.js'
 import type { DialectSpec } from './dialectSpec.js'
 import { idempotencyRepo } from './idempotencyRepo.js'
+import { lockRepo } from './lockRepo.js'
+import { checkChannel, type Notifier } from './notifier.js'
 import { perpOrderRepo } from './perpOrderRepo.js'
 import { rateLimitRepo } from './rateLimitRepo.js'
 import type { RepoScope } from './repoScope.js'
@@ -20,6 +22,8 @@ interface TxContext {
   readonly db: Kysely<Database>
   active: boolean
   savepoints: number
+  /** run once the outermost transaction has committed */
+  readonly afterCommit: (() => void)[]
 }
 
 /**
@@ -33,11 +37,17 @@ interface TxContext {
  * savepoint. Calls from other async contexts wait for the connection on
  * SQLite, and run beside it on PostgreSQL. The `tx` repos throw
  * {@link StoreError} once the transaction has finished.
+ *
+ * `notify` inside a transaction is delivered only once it commits (never
+ * after a rollback, nor for a rolled-back savepoint): by the database when
+ * the notifier is transactional (PostgreSQL), else by the store. Listeners
+ * run outside every transaction's async context.
  * @internal
  */
 export function createKyselyStore(
   db: Kysely<Database>,
   dialect: DialectSpec,
+  notifier: Notifier,
 ): Store {
   const open = new AsyncLocalStorage<TxContext>()
   const current = (): TxContext | undefined => {
@@ -45,21 +55,31 @@ export function createKyselyStore(
     return ctx?.active ? ctx : undefined
   }
 
-  const begin = <T>(fn: (ctx: TxContext) => Promise<T>): Promise<T> =>
-    db.connection().execute(async (conn) => {
+  const begin = async <T>(fn: (ctx: TxContext) => Promise<T>): Promise<T> => {
+    const afterCommit: (() => void)[] = []
+    const result = await db.connection().execute(async (conn) => {
       await sql.raw(dialect.begin).execute(conn)
-      const ctx: TxContext = { db: conn, active: true, savepoints: 0 }
+      const ctx: TxContext = {
+        db: conn,
+        active: true,
+        savepoints: 0,
+        afterCommit,
+      }
       try {
-        const result = await open.run(ctx, () => fn(ctx))
+        const value = await open.run(ctx, () => fn(ctx))
         await sql`commit`.execute(conn)
-        return result
+        return value
       } catch (err) {
+        afterCommit.length = 0
         await sql`rollback`.execute(conn).catch(() => undefined)
         throw err
       } finally {
         ctx.active = false
       }
     })
+    for (const hook of afterCommit) hook()
+    return result
+  }
 
   const savepoint = async <T>(
     ctx: TxContext,
@@ -67,12 +87,14 @@ export function createKyselyStore(
   ): Promise<T> => {
     ctx.savepoints += 1
     const name = sql.id(`dn_sp_${ctx.savepoints}`)
+    const hooks = ctx.afterCommit.length
     await sql`savepoint ${name}`.execute(ctx.db)
     try {
       const result = await fn()
       await sql`release savepoint ${name}`.execute(ctx.db)
       return result
     } catch (err) {
+      ctx.afterCommit.length = hooks
       await sql`rollback to savepoint ${name}`.execute(ctx.db)
       await sql`release savepoint ${name}`.execute(ctx.db)
       throw err
@@ -104,7 +126,28 @@ export function createKyselyStore(
       if (ctx) return savepoint(ctx, () => fn(repos(txScope(ctx))))
       return begin((c) => fn(repos(txScope(c))))
     },
-    close: () => db.destroy(),
+    async notify(channel) {
+      checkChannel(channel)
+      const ctx = current()
+      if (ctx === undefined || notifier.transactional) {
+        await notifier.notify(ctx?.db ?? db, channel)
+        return
+      }
+      ctx.afterCommit.push(() => {
+        notifier.notify(db, channel).catch(() => undefined)
+      })
+    },
+    async listen(channel, onWake) {
+      checkChannel(channel)
+      return notifier.listen(channel, () => open.exit(onWake))
+    },
+    async close() {
+      try {
+        await notifier.close()
+      } finally {
+        await db.destroy()
+      }
+    },
   }
 }
 
@@ -119,5 +162,6 @@ function repos(scope: RepoScope): Repos {
     rateLimits: rateLimitRepo(scope),
     walletNonces: walletNonceRepo(scope),
     workers: workerRepo(scope),
+    locks: lockRepo(scope),
   }
 }

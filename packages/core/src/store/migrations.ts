@@ -13,6 +13,10 @@ export function migrations(
       up: (db: Kysely<unknown>) => createInitialSchema(db, types),
       down: dropInitialSchema,
     },
+    '0002_worker': {
+      up: (db: Kysely<unknown>) => addWorkerSchema(db, types),
+      down: dropWorkerSchema,
+    },
   }
 }
 
@@ -216,5 +220,49 @@ async function dropInitialSchema(db: Kysely<unknown>): Promise<void> {
     'api_keys',
   ]) {
     await db.schema.dropTable(table).ifExists().execute()
+  }
+}
+
+/** Tables whose rows workers claim. */
+const CLAIMED_TABLES = ['tasks', 'perp_orders'] as const
+
+/**
+ * What the worker needs: `next_check_at` on claimed rows with an index for
+ * the due-row scan (status, then time), the task's engine state, and named
+ * locks.
+ */
+async function addWorkerSchema(
+  db: Kysely<unknown>,
+  t: DialectColumnTypes,
+): Promise<void> {
+  for (const table of CLAIMED_TABLES) {
+    await db.schema
+      .alterTable(table)
+      .addColumn('next_check_at', t.micros)
+      .execute()
+    await db.schema
+      .createIndex(`${table}_claim_idx`)
+      .on(table)
+      .columns(['status', 'next_check_at'])
+      .execute()
+  }
+  await db.schema
+    .alterTable('tasks')
+    .addColumn('engine_state', 'text')
+    .execute()
+  await db.schema
+    .createTable('locks')
+    .addColumn('name', 'text', (c) => c.primaryKey())
+    .addColumn('holder', 'text', (c) => c.notNull())
+    .addColumn('expires_at', t.micros, (c) => c.notNull())
+    .execute()
+}
+
+async function dropWorkerSchema(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('locks').ifExists().execute()
+  await db.schema.alterTable('tasks').dropColumn('engine_state').execute()
+  for (const table of CLAIMED_TABLES) {
+    await db.schema.dropIndex(`${table}_claim_idx`).ifExists().execute()
+    await db.schema.alterTable(table).dropColumn('next_check_at').execute()
   }
 }

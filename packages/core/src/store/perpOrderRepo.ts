@@ -2,6 +2,7 @@ import type { Insertable, Updateable } from 'kysely'
 import type { OrderResolution, PerpOrderRecord } from '../domain/perpOrder.js'
 import type { PerpOrderRepo } from '../ports/store.js'
 import { isoToMicros } from '../util/time.js'
+import { claimRows } from './claimRows.js'
 import type { PerpOrdersTable } from './database.js'
 import type { RepoScope } from './repoScope.js'
 import {
@@ -49,6 +50,7 @@ const perpOrderFields: FieldMap<PerpOrderRecord, PerpOrdersTable> = {
   leaseOwner: nullable(text('lease_owner')),
   leaseExpiresAt: nullable(micros('lease_expires_at')),
   fence: int('fence'),
+  nextCheckAt: nullable(micros('next_check_at')),
 }
 
 /** Direct perpetual orders. See {@link PerpOrderRepo}. */
@@ -124,6 +126,10 @@ export function perpOrderRepo(scope: RepoScope): PerpOrderRepo {
         .orderBy('id', 'desc')
         .limit(filter.limit)
         .execute()
+      return rows.map(read)
+    },
+    async claim(request) {
+      const rows = await claimRows(scope, 'perp_orders', request)
       return rows.map(read)
     },
   }

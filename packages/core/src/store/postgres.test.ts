@@ -19,10 +19,10 @@ if (url === undefined || url === '') {
   // Every run gets its own schemas, dropped afterwards, so parallel runs on
   // one database never see each other's rows.
   const run = `dn_test_${Date.now()}_${randomBytes(4).toString('hex')}`
-  const schemas: string[] = []
+  const schemas = new Set<string>()
   const schema = (suffix: string) => {
     const name = `${run}_${suffix}`
-    schemas.push(name)
+    schemas.add(name)
     return name
   }
 
@@ -38,10 +38,11 @@ if (url === undefined || url === '') {
     }
   })
 
-  const contractSchema = schema('contract')
-  runStoreContract('postgres', () =>
-    createPostgresStore({ connectionString: url, schema: contractSchema }),
-  )
+  runStoreContract('postgres', {
+    open: (database) =>
+      createPostgresStore({ connectionString: url, schema: schema(database) }),
+    shared: true,
+  })
 
   describe('postgres store', () => {
     test('behavior: concurrent starts migrate once', async () => {

@@ -8,6 +8,7 @@ import pg from 'pg'
 import type { Store } from '../ports/store.js'
 import type { Database } from './database.js'
 import { postgres } from './dialects/postgres.js'
+import { postgresNotifier } from './dialects/postgresNotifier.js'
 import { createKyselyStore } from './kyselyStore.js'
 import { migrateToLatest } from './migrateToLatest.js'
 import { StoreError } from './storeError.js'
@@ -28,6 +29,9 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/
 /**
  * Connects and migrates a PostgreSQL store. Migrations run under an
  * advisory lock, so several servers and workers may start at once.
+ * `notify`/`listen` use PostgreSQL NOTIFY/LISTEN, so they reach every
+ * process on the database; listening holds one extra connection, outside
+ * the pool, from the first `listen` until `close`.
  * @throws {StoreError} on a bad schema name or a failed migration
  * @example
  * const store = await createPostgresStore({ connectionString: process.env.DN_DB })
@@ -55,5 +59,5 @@ export async function createPostgresStore(
     await db.destroy()
     throw err
   }
-  return createKyselyStore(db, dialect)
+  return createKyselyStore(db, dialect, postgresNotifier(connectionString))
 }

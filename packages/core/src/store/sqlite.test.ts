@@ -9,12 +9,15 @@ import { createSqliteStore } from './sqlite.js'
 const dir = mkdtempSync(join(tmpdir(), 'dn-sqlite-store-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-runStoreContract('sqlite file', () =>
-  createSqliteStore({ filename: join(dir, 'contract.db') }),
-)
-runStoreContract('sqlite :memory:', () =>
-  createSqliteStore({ filename: ':memory:' }),
-)
+runStoreContract('sqlite file', {
+  open: (database) =>
+    createSqliteStore({ filename: join(dir, `contract-${database}.db`) }),
+  shared: false,
+})
+runStoreContract('sqlite :memory:', {
+  open: () => createSqliteStore({ filename: ':memory:' }),
+  shared: false,
+})
 
 describe('sqlite store', () => {
   test('behavior: connection pragmas', () => {

@@ -9,6 +9,7 @@ import type { Database } from './database.js'
 import { sqlite } from './dialects/sqlite.js'
 import { createKyselyStore } from './kyselyStore.js'
 import { migrateToLatest } from './migrateToLatest.js'
+import { localNotifier } from './notifier.js'
 import { openSqliteDatabase } from './openSqliteDatabase.js'
 
 export interface SqliteStoreOptions {
@@ -19,7 +20,9 @@ export interface SqliteStoreOptions {
 /**
  * Opens (creating if needed) and migrates a SQLite store. One connection per
  * process; transactions are `BEGIN IMMEDIATE`, so writers in other processes
- * queue for up to 5 s instead of failing.
+ * queue for up to 5 s instead of failing. `notify` wakes only this store's
+ * own listeners: other processes (or other stores on the same file) are not
+ * woken and find due work on their next poll.
  * @throws {StoreError} when a migration fails
  * @example
  * const store = await createSqliteStore({ filename: '.dn/dn.db' })
@@ -36,5 +39,5 @@ export async function createSqliteStore(
     await db.destroy()
     throw err
   }
-  return createKyselyStore(db, dialect)
+  return createKyselyStore(db, dialect, localNotifier())
 }

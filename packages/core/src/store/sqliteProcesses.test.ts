@@ -30,6 +30,20 @@ import { createSqliteStore } from './store/sqlite.js'
 const [mode, filename, taskId, rounds, bucket, nowMs, limit] = process.argv.slice(2)
 const store = await createSqliteStore({ filename })
 let admitted = 0
+const claimed = []
+if (mode === 'claim') {
+  // taskId names the worker here
+  for (let i = 0; i < Number(rounds); i++) {
+    const rows = await store.tasks.claim({
+      workerId: taskId,
+      now: new Date(Number(nowMs)).toISOString(),
+      leaseMs: 3600000,
+      statuses: ['pending'],
+      limit: Number(limit),
+    })
+    for (const row of rows) claimed.push(row.id)
+  }
+}
 if (mode === 'work') {
   for (let i = 0; i < Number(rounds); i++) {
     await store.transaction(async (tx) => {
@@ -46,7 +60,7 @@ if (mode === 'work') {
   }
 }
 await store.close()
-process.stdout.write(JSON.stringify({ admitted }))
+process.stdout.write(JSON.stringify({ admitted, claimed }))
 `
 
 /** Transpiles `entry` and every relative import it reaches into `out`. */
@@ -74,6 +88,48 @@ function transpile(entry: string, out: string): void {
   }
 }
 
+/** A task row with id `counter`, created and updated at `at`. */
+function task(at: string): TaskRecord {
+  return {
+    id: 'counter',
+    owner: '0xowner',
+    apiKeyId: 'k',
+    longVenue: 'hl',
+    shortVenue: 'aster',
+    longMarket: 'BTC',
+    shortMarket: 'BTCUSDT',
+    sizeUsd: '100',
+    minFundingApy: '0',
+    autoClose: false,
+    maxSpreadBps: null,
+    status: 'running',
+    longSize: null,
+    shortSize: null,
+    longEntry: null,
+    shortEntry: null,
+    longPrice: null,
+    shortPrice: null,
+    longLeverage: null,
+    shortLeverage: null,
+    liqProtectionPct: null,
+    sizeMismatchPct: null,
+    fundingUsd: '0',
+    longMarginMode: null,
+    shortMarginMode: null,
+    closeReason: null,
+    error: null,
+    closeRequestedAt: null,
+    resizeRequest: null,
+    engineState: null,
+    leaseOwner: null,
+    leaseExpiresAt: null,
+    fence: 0,
+    nextCheckAt: null,
+    createdAt: at,
+    updatedAt: at,
+  }
+}
+
 describe('sqlite store across processes', () => {
   let dir: string
   let script: string
@@ -91,7 +147,7 @@ describe('sqlite store across processes', () => {
     Promise.all(
       Array.from({ length: n }, async (_, i) => {
         const { stdout } = await run(process.execPath, [script, ...args(i)])
-        return JSON.parse(stdout) as { admitted: number }
+        return JSON.parse(stdout) as { admitted: number; claimed: string[] }
       }),
     )
 
@@ -101,57 +157,54 @@ describe('sqlite store across processes', () => {
 
     const store = await createSqliteStore({ filename })
     const at = '2030-01-01T00:00:00.000Z'
-    const task: TaskRecord = {
-      id: 'counter',
-      owner: '0xowner',
-      apiKeyId: 'k',
-      longVenue: 'hl',
-      shortVenue: 'aster',
-      longMarket: 'BTC',
-      shortMarket: 'BTCUSDT',
-      sizeUsd: '100',
-      minFundingApy: '0',
-      autoClose: false,
-      maxSpreadBps: null,
-      status: 'running',
-      longSize: null,
-      shortSize: null,
-      longEntry: null,
-      shortEntry: null,
-      longPrice: null,
-      shortPrice: null,
-      longLeverage: null,
-      shortLeverage: null,
-      liqProtectionPct: null,
-      sizeMismatchPct: null,
-      fundingUsd: '0',
-      longMarginMode: null,
-      shortMarginMode: null,
-      closeReason: null,
-      error: null,
-      closeRequestedAt: null,
-      resizeRequest: null,
-      leaseOwner: null,
-      leaseExpiresAt: null,
-      fence: 0,
-      createdAt: at,
-      updatedAt: at,
-    }
+    const counter = task(at)
     try {
-      await store.tasks.insert(task)
+      await store.tasks.insert(counter)
       const results = await spawnAll(4, () => [
         'work',
         filename,
-        task.id,
+        counter.id,
         '15',
         'bucket',
         '1000000',
         '25',
       ])
       // every read-modify-write transaction committed, none lost
-      expect((await store.tasks.get(task.id))?.fundingUsd).toBe('60')
+      expect((await store.tasks.get(counter.id))?.fundingUsd).toBe('60')
       // 60 hits at one instant, limit 25: exactly 25 admitted
       expect(results.reduce((sum, r) => sum + r.admitted, 0)).toBe(25)
+    } finally {
+      await store.close()
+    }
+  })
+
+  test('behavior: claimers in several processes never share a row', async () => {
+    const filename = join(dir, 'claims.db')
+    const store = await createSqliteStore({ filename })
+    const at = Date.UTC(2030, 0, 1)
+    const ids = Array.from({ length: 40 }, (_, i) => `task-${i}`)
+    try {
+      for (const [i, id] of ids.entries()) {
+        await store.tasks.insert({
+          ...task(new Date(at - i).toISOString()),
+          id,
+          status: 'pending',
+        })
+      }
+      const results = await spawnAll(4, (i) => [
+        'claim',
+        filename,
+        `w${i}`,
+        '8',
+        'unused',
+        String(at),
+        '3',
+      ])
+      const claimed = results.flatMap((r) => r.claimed)
+      expect(claimed.sort()).toEqual([...ids].sort())
+      for (const id of ids) {
+        expect((await store.tasks.get(id))?.fence).toBe(1)
+      }
     } finally {
       await store.close()
     }

@@ -1,7 +1,9 @@
 import type { Insertable, Updateable } from 'kysely'
 import type { ResizeRequest, TaskRecord } from '../domain/task.js'
+import type { TaskEngineState } from '../domain/taskEngineState.js'
 import type { TaskRepo } from '../ports/store.js'
 import { isoToMicros } from '../util/time.js'
+import { claimRows } from './claimRows.js'
 import type { TasksTable } from './database.js'
 import type { RepoScope } from './repoScope.js'
 import {
@@ -52,6 +54,8 @@ const taskFields: FieldMap<TaskRecord, TasksTable> = {
   leaseOwner: nullable(text('lease_owner')),
   leaseExpiresAt: nullable(micros('lease_expires_at')),
   fence: int('fence'),
+  nextCheckAt: nullable(micros('next_check_at')),
+  engineState: nullable(json<TaskEngineState, 'engine_state'>('engine_state')),
   createdAt: micros('created_at'),
   updatedAt: micros('updated_at'),
 }
@@ -130,6 +134,10 @@ export function taskRepo(scope: RepoScope): TaskRepo {
         .orderBy('id', 'desc')
         .limit(filter.limit)
         .execute()
+      return rows.map(read)
+    },
+    async claim(request) {
+      const rows = await claimRows(scope, 'tasks', request)
       return rows.map(read)
     },
   }

@@ -43,6 +43,15 @@ export function workerRepo(scope: RepoScope): WorkerRepo {
         )
         .execute()
     },
+    async get(id) {
+      const row = await scope
+        .db()
+        .selectFrom('workers')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirst()
+      return row === undefined ? undefined : fromRow(workerFields, row)
+    },
     async list() {
       const rows = await scope
         .db()

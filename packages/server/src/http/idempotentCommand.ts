@@ -4,6 +4,7 @@ import {
   normalizeIdempotencyKey,
   requestFingerprint,
   runIdempotent,
+  WORK_CHANNEL,
 } from '@dn/core'
 import type { RequestContext } from '../router.js'
 import type { ServerDeps } from '../serverDeps.js'
@@ -34,6 +35,15 @@ export async function idempotentCommand<P>(
     },
     command,
   )
+  if (!outcome.replayed && outcome.status < 300) {
+    // the worker picks the command up now instead of on its next round
+    deps.store.notify(WORK_CHANNEL).catch((err: unknown) =>
+      deps.logger.error('work notification failed', {
+        requestId: ctx.requestId,
+        error: err instanceof Error ? err.message : String(err),
+      }),
+    )
+  }
   return {
     status: outcome.status,
     body: outcome.body,

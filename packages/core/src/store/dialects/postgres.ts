@@ -21,6 +21,7 @@ export function postgres(options: PostgresDialectOptions = {}): DialectSpec {
     begin: 'begin isolation level read committed',
     types: { micros: 'bigint', decimal: 'numeric', bool: 'boolean' },
     migrationTableSchema: schema,
+    rowLocks: true,
     bool: (value) => value,
     async withMigrationLock(db, fn) {
       await sql`select pg_advisory_lock(${sql.lit(MIGRATION_LOCK_KEY)})`.execute(

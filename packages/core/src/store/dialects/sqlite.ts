@@ -13,6 +13,7 @@ export function sqlite(): DialectSpec {
     name: 'sqlite',
     begin: 'begin immediate',
     types: { micros: 'integer', decimal: 'text', bool: 'integer' },
+    rowLocks: false,
     bool: (value) => (value ? 1 : 0),
     async withMigrationLock(db, fn) {
       await sql`begin immediate`.execute(db)

@@ -1,0 +1,54 @@
+import { msToIso, startWorker } from '@dn/core'
+import { createSimVenues } from '@dn/venues'
+import type { Command } from 'commander'
+import { composeWorkerDeps } from '../composeWorkerDeps.js'
+import { type CommonFlags, onShutdown, openRuntime } from '../runtimeConfig.js'
+
+/**
+ * `dn worker`: one worker process; run several against PostgreSQL.
+ * `dn worker fence`: marks every registered worker fenced, so each stops at
+ * its next heartbeat and no claim of theirs can write again.
+ */
+export function registerWorkerCommands(program: Command): void {
+  const worker = program
+    .command('worker')
+    .description('run a worker that executes tasks and orders')
+    .option('--data <dir>', 'data folder (SQLite file, master key)', process.env.DN_DATA ?? '.dn')
+    .option('--db <url>', 'postgres://... or sqlite:<path>')
+    .option('--seed <n>', 'seed of the simulated markets', '1')
+    .action(async (flags: CommonFlags & { seed: string }) => {
+      const { masterKey, store } = await openRuntime(flags, false)
+      const venues = createSimVenues({ seed: Number(flags.seed) })
+      const deps = composeWorkerDeps({ store, adapters: venues.adapters, masterKey })
+      const running = startWorker(deps)
+      process.stderr.write(`dn: worker ${deps.workerId} running (store: ${store.dialect})\n`)
+      onShutdown(async () => {
+        await running.stop()
+        await store.close()
+      })
+      const end = await running.done
+      if (end === 'fenced') {
+        process.stderr.write(`dn: worker ${deps.workerId} was fenced; exiting\n`)
+        await store.close()
+        process.exit(3)
+      }
+    })
+
+  worker
+    .command('fence')
+    .description('fence every worker: they stop, and their leases can no longer write')
+    .option('--data <dir>', 'data folder', process.env.DN_DATA ?? '.dn')
+    .option('--db <url>', 'postgres://... or sqlite:<path>')
+    .option('--json', 'print JSON')
+    .action(async (flags: CommonFlags & { json?: boolean }) => {
+      const { store } = await openRuntime(flags, false)
+      const fenced = await store.workers.fenceAll(msToIso(Date.now()))
+      const workers = await store.workers.list()
+      await store.close()
+      if (flags.json) {
+        process.stdout.write(`${JSON.stringify({ fenced, workers })}\n`)
+        return
+      }
+      process.stdout.write(`fenced ${fenced} worker(s); ${workers.length} registered, all fenced\n`)
+    })
+}

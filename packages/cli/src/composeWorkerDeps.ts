@@ -1,0 +1,42 @@
+import { randomUUID } from 'node:crypto'
+import { hostname } from 'node:os'
+import {
+  type Clock,
+  createAesGcmSecrets,
+  type Store,
+  systemClock,
+  type VenueAdapter,
+  type VenueId,
+  type WorkerDeps,
+  type WorkerLogger,
+} from '@dn/core'
+import { createJsonLogger } from '@dn/server'
+import { deriveKey } from './masterKey.js'
+
+export interface ComposeWorkerDepsOptions {
+  readonly store: Store
+  readonly adapters: Readonly<Record<VenueId, VenueAdapter>>
+  readonly masterKey: Buffer
+  readonly clock?: Clock
+  /** @default `<host>-<pid>-<random>` */
+  readonly workerId?: string
+  /** @default 30_000 */
+  readonly leaseMs?: number
+  /** @default 3_600_000 (one hour) */
+  readonly fundingGraceMs?: number
+  readonly logger?: WorkerLogger
+}
+
+/** The composition root of a worker process. */
+export function composeWorkerDeps(o: ComposeWorkerDepsOptions): WorkerDeps {
+  return {
+    store: o.store,
+    clock: o.clock ?? systemClock,
+    adapters: o.adapters,
+    secrets: createAesGcmSecrets(deriveKey(o.masterKey, 'venue-credentials')),
+    workerId: o.workerId ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
+    leaseMs: o.leaseMs ?? 30_000,
+    fundingGraceMs: o.fundingGraceMs ?? 3_600_000,
+    logger: o.logger ?? createJsonLogger(),
+  }
+}

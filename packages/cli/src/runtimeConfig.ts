@@ -1,0 +1,51 @@
+import { mkdirSync } from 'node:fs'
+import { resolve } from 'node:path'
+import type { Store } from '@dn/core'
+import { loadMasterKey } from './masterKey.js'
+import { openStore } from './openStore.js'
+
+export interface CommonFlags {
+  data: string
+  db?: string
+}
+
+export function envFlag(value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined || value === '') return fallback
+  return !/^(false|0|no|off)$/i.test(value)
+}
+
+/**
+ * Data folder, master key and store, shared by every long-running command.
+ * Only `dn up` may create a master key; deployments must provide one.
+ */
+export async function openRuntime(
+  flags: CommonFlags,
+  createKey: boolean,
+): Promise<{ dataDir: string; masterKey: Buffer; store: Store }> {
+  const dataDir = resolve(flags.data)
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+  const master = loadMasterKey(process.env, dataDir, createKey)
+  if (master.origin === 'created') {
+    process.stderr.write(
+      `dn: created a master key at ${master.path} (mode 0600); back it up, it encrypts venue credentials\n`,
+    )
+  }
+  const store = await openStore(flags.db ?? process.env.DN_DB, dataDir)
+  return { dataDir, masterKey: master.key, store }
+}
+
+/** Runs `stop` once on SIGINT/SIGTERM, then exits. */
+export function onShutdown(stop: () => Promise<void>): void {
+  let stopping = false
+  const handler = () => {
+    if (stopping) return
+    stopping = true
+    stop()
+      .catch((err: unknown) => {
+        process.stderr.write(`dn: shutdown error: ${err instanceof Error ? err.message : String(err)}\n`)
+      })
+      .finally(() => process.exit(0))
+  }
+  process.once('SIGINT', handler)
+  process.once('SIGTERM', handler)
+}

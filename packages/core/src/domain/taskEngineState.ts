@@ -1,0 +1,51 @@
+import type { OrderSide } from './perpOrder.js'
+
+export type Leg = 'long' | 'short'
+
+/**
+ * One venue order of a task operation. Persisted (with its deterministic
+ * client order id) before it is sent, so a worker that dies mid-send leaves
+ * an order to look up, never one to guess about.
+ */
+export interface LegOrder {
+  readonly clientOrderId: string
+  readonly side: OrderSide
+  readonly size: string
+  readonly price: string
+  readonly reduceOnly: boolean
+  /** `sending`: committed, maybe sent; `done`: outcome known */
+  readonly state: 'sending' | 'done'
+  readonly filledBase: string
+  readonly averagePrice: string | null
+  /** the venue refused it or it filled nothing */
+  readonly failed: string | null
+}
+
+export type TaskOperationKind = 'open' | 'close' | 'resize' | 'unwind'
+
+export interface TaskOperation {
+  readonly kind: TaskOperationKind
+  /** rises per operation; part of every client order id */
+  readonly seq: number
+  readonly startedAt: string
+  readonly legs: Readonly<Partial<Record<Leg, LegOrder>>>
+}
+
+/** The worker's private bookkeeping of a task, kept beside the task row. */
+export interface TaskEngineState {
+  /** operation in flight; null between operations */
+  readonly op: TaskOperation | null
+  /** last operation sequence used */
+  readonly seq: number
+  /** funding payments at or after this time are not yet counted */
+  readonly fundingSince: string | null
+  /** when the funding APY first fell under minFundingApy, if it still is */
+  readonly fundingBelowSince: string | null
+}
+
+export const EMPTY_ENGINE_STATE: TaskEngineState = Object.freeze({
+  op: null,
+  seq: 0,
+  fundingSince: null,
+  fundingBelowSince: null,
+})

@@ -1,0 +1,93 @@
+import { type Kysely, type Selectable, sql } from 'kysely'
+import type { ClaimRequest } from '../ports/store.js'
+import { isoToMicros } from '../util/time.js'
+import type { Database } from './database.js'
+import type { RepoScope } from './repoScope.js'
+import { storedMicros } from './rowMappers.js'
+
+/** Tables whose rows workers lease. */
+export type ClaimedTable = 'tasks' | 'perp_orders'
+
+/**
+ * Leases due rows of `table` (see `TaskRepo.claim`): one
+ * `UPDATE ... WHERE id IN (SELECT id ... ORDER BY ... LIMIT n) RETURNING *`.
+ * On PostgreSQL the subquery locks its rows `FOR UPDATE SKIP LOCKED`, so
+ * concurrent claimers take disjoint rows and re-check a row another one just
+ * committed; on SQLite the statement runs in the store's `BEGIN IMMEDIATE`
+ * transaction (or joins the open one), which excludes other writers.
+ *
+ * Due: status in `statuses`; no lease owner, no lease expiry or one at or
+ * before `now`; `next_check_at` null or at or before `now`; and no fenced
+ * `workers` row for `workerId` (a worker that never heartbeated may claim).
+ * Oldest `coalesce(next_check_at, updated_at)` first, then by id.
+ */
+export function claimRows<T extends ClaimedTable>(
+  scope: RepoScope,
+  table: T,
+  request: ClaimRequest<string>,
+): Promise<Selectable<Database[T]>[]> {
+  const { workerId, statuses, limit } = request
+  if (statuses.length === 0 || limit <= 0) return Promise.resolve([])
+  const now = Number(isoToMicros(request.now))
+  // whole milliseconds, like every stored timestamp
+  const leaseExpiresAt =
+    storedMicros(request.now) + Math.ceil(request.leaseMs) * 1000
+
+  // Both tables share the claim columns; kysely checks them on one of them.
+  const run = async (anyDb: Kysely<Database>) => {
+    const db = anyDb as unknown as Kysely<Pick<Database, 'tasks' | 'workers'>>
+    const name = table as 'tasks'
+    let dueIds = db
+      .selectFrom(name)
+      .select('id')
+      .where('status', 'in', statuses)
+      .where((eb) =>
+        eb.or([
+          eb('lease_owner', 'is', null),
+          eb('lease_expires_at', 'is', null),
+          eb('lease_expires_at', '<=', now),
+        ]),
+      )
+      .where((eb) =>
+        eb.or([
+          eb('next_check_at', 'is', null),
+          eb('next_check_at', '<=', now),
+        ]),
+      )
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('workers')
+              .select(sql.lit(1).as('fenced'))
+              .where('workers.id', '=', workerId)
+              .where('workers.fenced_at', 'is not', null),
+          ),
+        ),
+      )
+      .orderBy((eb) => eb.fn.coalesce('next_check_at', 'updated_at'))
+      .orderBy('id')
+      .limit(limit)
+    if (scope.dialect.rowLocks) dueIds = dueIds.forUpdate().skipLocked()
+    const rows = await db
+      .updateTable(name)
+      .set((eb) => ({
+        lease_owner: workerId,
+        lease_expires_at: leaseExpiresAt,
+        fence: eb('fence', '+', 1),
+      }))
+      .where('id', 'in', dueIds)
+      .returningAll()
+      .execute()
+    // RETURNING keeps no order; hand the rows back oldest due first
+    const dueAt = (row: (typeof rows)[number]) =>
+      BigInt(row.next_check_at ?? row.updated_at)
+    rows.sort((a, b) => {
+      const diff = dueAt(a) - dueAt(b)
+      return diff === 0n ? (a.id < b.id ? -1 : 1) : diff < 0n ? -1 : 1
+    })
+    return rows as unknown as Selectable<Database[T]>[]
+  }
+
+  return scope.dialect.rowLocks ? run(scope.db()) : scope.atomic(run)
+}

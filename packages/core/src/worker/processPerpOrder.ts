@@ -1,0 +1,337 @@
+import type { PerpOrderRecord, PerpOrderStatus } from '../domain/perpOrder.js'
+import { roundPrice } from '../domain/priceRules.js'
+import { AppError } from '../errors/appError.js'
+import {
+  UncertainSubmissionError,
+  VenueRejectedError,
+  VenueUnavailableError,
+} from '../errors/venue.js'
+import { FencedOutError } from '../errors/worker.js'
+import type { PerpOrderPatch } from '../ports/store.js'
+import type {
+  VenueAdapter,
+  VenueCredential,
+  VenueOrder,
+} from '../ports/venueAdapter.js'
+import { dec, decString, floorToStep } from '../util/decimal.js'
+import { msToIso } from '../util/time.js'
+import { resolveCredential } from './resolveCredential.js'
+import type { WorkerDeps } from './workerDeps.js'
+
+/** Statuses the order worker claims. */
+export const ACTIVE_ORDER_STATUSES: readonly PerpOrderStatus[] = [
+  'pending',
+  'submitting',
+  'open',
+  'partially_filled',
+  'unknown',
+]
+
+/** How often a resting order is polled. */
+const POLL_MS = 1_000
+/** Retry delay after a venue outage before anything was sent. */
+const OUTAGE_RETRY_MS = 2_000
+
+interface Step {
+  readonly order: PerpOrderRecord
+  readonly deps: WorkerDeps
+  readonly now: number
+  save(patch: Omit<PerpOrderPatch, 'updatedAt'>): Promise<PerpOrderRecord>
+}
+
+/**
+ * Moves one claimed order forward (the caller holds its lease; every write
+ * carries the lease's fence, and a lost lease stops the step with no venue
+ * call after it). The lease is released at the end with the time the order
+ * should be looked at again.
+ *
+ * Submission is two-phase: `submitting` (with the deterministic client
+ * order id, size and price) is committed before the venue call. A claim
+ * that finds an order still `submitting` therefore means a worker died
+ * mid-send: the order becomes `unknown` and is reconciled by client order
+ * id; it is never sent again.
+ */
+export async function processPerpOrder(
+  deps: WorkerDeps,
+  claimed: PerpOrderRecord,
+): Promise<PerpOrderRecord> {
+  let order = claimed
+  const step: Step = {
+    deps,
+    now: deps.clock.now(),
+    get order() {
+      return order
+    },
+    async save(patch) {
+      const updated = await deps.store.orders.update(
+        order.id,
+        { ...patch, updatedAt: msToIso(deps.clock.now()) },
+        { fence: claimed.fence },
+      )
+      if (!updated) throw new FencedOutError(`order ${order.id}`)
+      order = updated
+      return updated
+    },
+  }
+  const next = await advance(step)
+  return step.save({
+    leaseOwner: null,
+    leaseExpiresAt: null,
+    nextCheckAt: next === null ? null : msToIso(next),
+  })
+}
+
+/** @returns when to look again (ms), or null when the order is final */
+async function advance(step: Step): Promise<number | null> {
+  switch (step.order.status) {
+    case 'pending':
+      return submit(step)
+    case 'submitting':
+      await step.save({
+        status: 'unknown',
+        error:
+          'the worker stopped while submitting; reconciling by client order id',
+      })
+      return reconcile(step)
+    case 'unknown':
+    case 'open':
+    case 'partially_filled':
+      return reconcile(step)
+    default:
+      return null
+  }
+}
+
+async function submit(step: Step): Promise<number | null> {
+  const { deps, now } = step
+  const order = step.order
+  if (order.cancelRequestedAt !== null) {
+    await step.save({ status: 'cancelled' })
+    return null
+  }
+  if (now >= Date.parse(order.expiresAt)) {
+    await step.save({
+      status: 'expired',
+      error: 'the queue deadline passed before the order could be submitted',
+    })
+    return null
+  }
+  const key = await deps.store.apiKeys.get(order.apiKeyId)
+  if (!key || key.revokedAt !== null) {
+    await step.save({
+      status: 'rejected',
+      error: 'the API key was revoked before submission',
+    })
+    return null
+  }
+  const adapter = deps.adapters[order.venue]
+  let cred: VenueCredential
+  try {
+    cred = await resolveCredential(
+      deps.store,
+      deps.secrets,
+      order.owner,
+      order.venue,
+    )
+  } catch (err) {
+    await step.save({ status: 'rejected', error: messageOf(err) })
+    return null
+  }
+  let plan: { size: string; price: string }
+  try {
+    plan = await planOrder(adapter, order, key.maxSizeUsd)
+  } catch (err) {
+    if (err instanceof VenueUnavailableError) return now + OUTAGE_RETRY_MS
+    if (err instanceof AppError && err.code === 'order_rejected') {
+      await step.save({ status: 'rejected', error: err.message })
+      return null
+    }
+    throw err
+  }
+  const lock = `${order.owner}|${order.venue}|${order.market}`
+  const iso = msToIso(now)
+  if (
+    !(await deps.store.locks.acquire(lock, deps.workerId, iso, deps.leaseMs))
+  ) {
+    // another operation on this account and market is in flight
+    return now + 200
+  }
+  try {
+    await step.save({
+      status: 'submitting',
+      requestedBase: plan.size,
+      limitPrice: plan.price,
+      submittedAt: iso,
+      error: null,
+    })
+    let placed: VenueOrder
+    try {
+      placed = await adapter.place(cred, {
+        market: order.market,
+        side: order.side,
+        size: plan.size,
+        price: plan.price,
+        timeInForce: order.orderType === 'market' ? 'ioc' : order.timeInForce,
+        reduceOnly: order.reduceOnly,
+        clientOrderId: order.clientOrderId,
+      })
+    } catch (err) {
+      if (err instanceof VenueRejectedError) {
+        await step.save({
+          status: 'rejected',
+          venueStatus: 'rejected',
+          error: err.reason,
+          observedAt: msToIso(step.deps.clock.now()),
+        })
+        return null
+      }
+      if (err instanceof VenueUnavailableError) {
+        // nothing reached the venue: the same client order id may go again
+        await step.save({ status: 'pending', submittedAt: null, error: null })
+        return now + OUTAGE_RETRY_MS
+      }
+      await step.save({
+        status: 'unknown',
+        error: `submission outcome unknown (${messageOf(err)}); reconciling by client order id`,
+      })
+      return step.deps.clock.now() + POLL_MS
+    }
+    return apply(step, placed)
+  } finally {
+    await deps.store.locks.release(lock, deps.workerId)
+  }
+}
+
+/**
+ * Size rounded down to the step, the price on the venue grid (a market
+ * order's protection price rounded away from the trader's favour is not
+ * allowed: up for buys, down for sells), and the key cap at a fresh mark.
+ */
+async function planOrder(
+  adapter: VenueAdapter,
+  order: PerpOrderRecord,
+  maxSizeUsd: string,
+): Promise<{ size: string; price: string }> {
+  const rules = await adapter.rules(order.market)
+  if (!rules) throw rejected(`${order.venue} no longer lists ${order.market}`)
+  const quote = await adapter.quote(order.market)
+  const size = floorToStep(order.sizeBase, rules.sizeStep)
+  if (size.isZero())
+    throw rejected('size rounds down to zero at the venue step')
+  const mark = dec(quote.mark)
+  const bps = dec(order.slippageBps).div(10_000)
+  const price =
+    order.requestedLimitPrice !== null
+      ? dec(order.requestedLimitPrice)
+      : order.side === 'long'
+        ? roundPrice(rules, mark.mul(dec(1).add(bps)), 'up')
+        : roundPrice(rules, mark.mul(dec(1).sub(bps)), 'down')
+  const risk = size.mul(price.gt(mark) ? price : mark)
+  if (risk.gt(maxSizeUsd)) {
+    throw rejected(
+      `risk USD ${decString(risk.toDecimalPlaces(2))} at the fresh mark exceeds the key's maxSizeUsd ${maxSizeUsd}`,
+    )
+  }
+  return { size: decString(size), price: decString(price) }
+}
+
+function rejected(message: string): AppError {
+  return new AppError(409, 'order_rejected', message)
+}
+
+/** Reads the venue's view and, when asked, cancels (by request or expiry). */
+async function reconcile(step: Step): Promise<number | null> {
+  const { deps, now } = step
+  const order = step.order
+  const adapter = deps.adapters[order.venue]
+  let cred: VenueCredential
+  try {
+    cred = await resolveCredential(
+      deps.store,
+      deps.secrets,
+      order.owner,
+      order.venue,
+    )
+  } catch (err) {
+    await step.save({ error: messageOf(err) })
+    return now + 10 * POLL_MS
+  }
+  let seen: VenueOrder | null
+  try {
+    seen = await adapter.order(cred, order.market, order.clientOrderId)
+  } catch (err) {
+    if (isTransient(err)) return now + POLL_MS
+    throw err
+  }
+  if (seen === null) {
+    if (order.status !== 'unknown') {
+      await step.save({
+        status: 'unknown',
+        error: 'the venue no longer reports this order; reconciling',
+      })
+    }
+    // "not found" can lag at venues: keep asking, slower over time
+    const age = now - Date.parse(order.submittedAt ?? order.createdAt)
+    return now + Math.min(60_000, Math.max(POLL_MS, age / 10))
+  }
+  const applied = await apply(step, seen)
+  if (applied === null) return null
+  const wantCancel = order.cancelRequestedAt !== null
+  const expired = now >= Date.parse(order.expiresAt)
+  if (wantCancel || expired) {
+    try {
+      await adapter.cancel(cred, order.market, order.clientOrderId)
+      const after = await adapter.order(cred, order.market, order.clientOrderId)
+      if (after) return apply(step, after, wantCancel ? 'cancelled' : 'expired')
+    } catch (err) {
+      if (isTransient(err)) return now + POLL_MS
+      throw err
+    }
+  }
+  return now + POLL_MS
+}
+
+/** Records the venue's view; fills never decrease. */
+async function apply(
+  step: Step,
+  v: VenueOrder,
+  cancelledAs: 'cancelled' | 'expired' = 'cancelled',
+): Promise<number | null> {
+  const order = step.order
+  const filled = dec(v.filledBase).gt(order.filledBase)
+    ? v.filledBase
+    : order.filledBase
+  const status: PerpOrderStatus =
+    v.state === 'cancelled'
+      ? order.cancelRequestedAt === null && cancelledAs === 'expired'
+        ? 'expired'
+        : 'cancelled'
+      : v.state
+  await step.save({
+    status,
+    filledBase: decString(filled),
+    averagePrice: dec(filled).isZero() ? null : v.averagePrice,
+    venueOrderId: v.venueOrderId,
+    venueStatus: v.venueStatus,
+    observedAt: msToIso(step.deps.clock.now()),
+    error:
+      v.state === 'rejected'
+        ? v.reason
+        : order.status === 'unknown'
+          ? null
+          : order.error,
+  })
+  const final = status !== 'open' && status !== 'partially_filled'
+  return final ? null : step.now + POLL_MS
+}
+
+function isTransient(err: unknown): boolean {
+  return (
+    err instanceof VenueUnavailableError ||
+    err instanceof UncertainSubmissionError
+  )
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err)
+}

@@ -1,0 +1,159 @@
+import type { TaskRecord, TaskStatus } from '../domain/task.js'
+import {
+  EMPTY_ENGINE_STATE,
+  type Leg,
+  type TaskEngineState,
+  type TaskOperation,
+} from '../domain/taskEngineState.js'
+import {
+  UncertainSubmissionError,
+  VenueUnavailableError,
+} from '../errors/venue.js'
+import { FencedOutError } from '../errors/worker.js'
+import type { TaskPatch } from '../ports/store.js'
+import { msToIso } from '../util/time.js'
+import { resolveCredential } from './resolveCredential.js'
+import {
+  allDone,
+  driveLegs,
+  type LegIo,
+  marketOf,
+  venueOf,
+} from './taskLegOrders.js'
+import { completeOperation } from './taskOperations.js'
+import { monitorTask, openTask, startClose, startResize } from './taskPhases.js'
+import type { WorkerDeps } from './workerDeps.js'
+
+/** Statuses the task worker claims. */
+export const ACTIVE_TASK_STATUSES: readonly TaskStatus[] = [
+  'pending',
+  'running',
+  'resizing',
+  'closing',
+]
+
+/** How often a running task is monitored. */
+export const MONITOR_MS = 1_000
+/** Retry delay while a venue cannot be reached. */
+export const RETRY_MS = 2_000
+
+/** One step's view of a claimed task, with fenced writes. */
+export interface TaskStep {
+  readonly deps: WorkerDeps
+  readonly now: number
+  readonly task: TaskRecord
+  readonly state: TaskEngineState
+  save(patch: Omit<TaskPatch, 'updatedAt'>): Promise<TaskRecord>
+  /** venue, market and decrypted credential of each leg */
+  io(): Promise<Record<Leg, LegIo>>
+}
+
+/**
+ * Advances one claimed task. An operation in flight (its leg orders were
+ * committed before sending) is finished first; otherwise the task's status
+ * decides: open a pending task, monitor a running one, carry out a queued
+ * close or resize. Writes carry the lease's fence; the lease is released
+ * with the time to look again.
+ */
+export async function processTask(
+  deps: WorkerDeps,
+  claimed: TaskRecord,
+): Promise<TaskRecord> {
+  let task = claimed
+  let io: Record<Leg, LegIo> | undefined
+  const step: TaskStep = {
+    deps,
+    now: deps.clock.now(),
+    get task() {
+      return task
+    },
+    get state() {
+      return task.engineState ?? EMPTY_ENGINE_STATE
+    },
+    async save(patch) {
+      const updated = await deps.store.tasks.update(
+        task.id,
+        { ...patch, updatedAt: msToIso(deps.clock.now()) },
+        { fence: claimed.fence },
+      )
+      if (!updated) throw new FencedOutError(`task ${task.id}`)
+      task = updated
+      return updated
+    },
+    async io() {
+      if (io) return io
+      const leg = async (l: Leg): Promise<LegIo> => ({
+        adapter: deps.adapters[venueOf(task, l)],
+        cred: await resolveCredential(
+          deps.store,
+          deps.secrets,
+          task.owner,
+          venueOf(task, l),
+        ),
+        market: marketOf(task, l),
+      })
+      io = { long: await leg('long'), short: await leg('short') }
+      return io
+    },
+  }
+  let next: number | null
+  try {
+    next = await advance(step)
+  } catch (err) {
+    if (err instanceof FencedOutError) throw err
+    if (
+      err instanceof VenueUnavailableError ||
+      err instanceof UncertainSubmissionError
+    ) {
+      await step.save({ error: `venue unreachable, retrying: ${err.message}` })
+      next = step.now + RETRY_MS
+    } else {
+      throw err
+    }
+  }
+  return step.save({
+    leaseOwner: null,
+    leaseExpiresAt: null,
+    nextCheckAt: next === null ? null : msToIso(next),
+  })
+}
+
+async function advance(step: TaskStep): Promise<number | null> {
+  const op = step.state.op
+  if (op) return resume(step, op)
+  switch (step.task.status) {
+    case 'pending':
+      return openTask(step)
+    case 'running':
+      if (step.task.closeRequestedAt !== null)
+        return startClose(step, 'requested')
+      return monitorTask(step)
+    case 'resizing':
+      if (step.task.closeRequestedAt !== null)
+        return startClose(step, 'requested')
+      return startResize(step)
+    case 'closing':
+      return startClose(step, step.task.closeReason ?? 'requested')
+    default:
+      return null
+  }
+}
+
+/** Sends (or looks up) the legs of an operation and completes it. */
+export async function resume(
+  step: TaskStep,
+  op: TaskOperation,
+  fresh = false,
+): Promise<number | null> {
+  const io = await step.io()
+  const driven = await driveLegs(op, io, fresh)
+  await step.save({
+    engineState: { ...step.state, op: driven.op },
+    error:
+      driven.unreachable.length > 0
+        ? `venue unreachable, retrying: ${driven.unreachable.join('; ')}`
+        : step.task.error,
+  })
+  if (!allDone(driven.op)) return step.now + RETRY_MS
+  return completeOperation(step, driven.op)
+}

@@ -1,0 +1,134 @@
+import { FencedOutError } from '../errors/worker.js'
+import { msToIso } from '../util/time.js'
+import { ACTIVE_ORDER_STATUSES, processPerpOrder } from './processPerpOrder.js'
+import { ACTIVE_TASK_STATUSES, processTask } from './processTask.js'
+import { WORK_CHANNEL, type WorkerDeps } from './workerDeps.js'
+
+export interface WorkerOptions {
+  /** rows claimed per round and kind @default 16 */
+  readonly batch?: number
+  /** longest idle wait between rounds, ms @default 250 */
+  readonly idleMs?: number
+  /** heartbeat period, ms @default 2_000 */
+  readonly heartbeatMs?: number
+}
+
+export interface RunningWorker {
+  /** Runs a round now instead of after the idle wait. */
+  wake(): void
+  /** Finishes the round in progress and stops; leases left are released. */
+  stop(): Promise<void>
+  /** Settles when the worker stops (by stop() or by being fenced). */
+  readonly done: Promise<'stopped' | 'fenced'>
+}
+
+/**
+ * The worker loop: heartbeat, claim due orders and tasks under leases,
+ * advance each, repeat. Wakes at once on a local `wake()` or a store
+ * notification (LISTEN/NOTIFY on PostgreSQL); otherwise it looks again after
+ * `idleMs` for work whose retry time has come. A fenced worker stops.
+ */
+export function startWorker(
+  deps: WorkerDeps,
+  options: WorkerOptions = {},
+): RunningWorker {
+  const batch = options.batch ?? 16
+  const idleMs = options.idleMs ?? 250
+  const heartbeatMs = options.heartbeatMs ?? 2_000
+  let stopping = false
+  let wakeUp: (() => void) | undefined
+  let pending = false
+  const wake = () => {
+    pending = true
+    wakeUp?.()
+  }
+  const startedAt = msToIso(deps.clock.now())
+  let lastBeat = 0
+
+  const beat = async (): Promise<boolean> => {
+    const now = deps.clock.now()
+    if (now - lastBeat < heartbeatMs) return true
+    lastBeat = now
+    const mine = await deps.store.workers.get(deps.workerId)
+    if (mine?.fencedAt) return false
+    await deps.store.workers.heartbeat({
+      id: deps.workerId,
+      startedAt,
+      heartbeatAt: msToIso(now),
+      fencedAt: null,
+    })
+    return true
+  }
+
+  const round = async (): Promise<number> => {
+    const now = msToIso(deps.clock.now())
+    const claim = {
+      workerId: deps.workerId,
+      now,
+      leaseMs: deps.leaseMs,
+      limit: batch,
+    }
+    const [orders, tasks] = await Promise.all([
+      deps.store.orders.claim({ ...claim, statuses: ACTIVE_ORDER_STATUSES }),
+      deps.store.tasks.claim({ ...claim, statuses: ACTIVE_TASK_STATUSES }),
+    ])
+    const work = [
+      ...orders.map((o) => () => processPerpOrder(deps, o)),
+      ...tasks.map((t) => () => processTask(deps, t)),
+    ]
+    const results = await Promise.allSettled(work.map((w) => w()))
+    for (const r of results) {
+      if (r.status === 'rejected' && !(r.reason instanceof FencedOutError)) {
+        deps.logger.error(
+          'work item failed; it will be retried after its lease',
+          {
+            workerId: deps.workerId,
+            error:
+              r.reason instanceof Error ? r.reason.message : String(r.reason),
+          },
+        )
+      }
+    }
+    return work.length
+  }
+
+  const done = (async (): Promise<'stopped' | 'fenced'> => {
+    const unlisten = await deps.store.listen(WORK_CHANNEL, wake)
+    try {
+      while (!stopping) {
+        try {
+          if (!(await beat())) return 'fenced'
+          pending = false
+          const did = await round()
+          if (did > 0 || pending || stopping) continue
+        } catch (err) {
+          deps.logger.error('worker round failed', {
+            workerId: deps.workerId,
+            error: err instanceof Error ? err.message : String(err),
+          })
+        }
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, idleMs)
+          wakeUp = () => {
+            clearTimeout(timer)
+            resolve()
+          }
+        })
+        wakeUp = undefined
+      }
+      return 'stopped'
+    } finally {
+      await unlisten()
+    }
+  })()
+
+  return {
+    wake,
+    done,
+    async stop() {
+      stopping = true
+      wakeUp?.()
+      await done
+    },
+  }
+}

@@ -1,0 +1,68 @@
+import type { Leg } from '../domain/taskEngineState.js'
+import type { MarketQuote, MarketRules } from '../ports/marketData.js'
+import { type Decimal, dec } from '../util/decimal.js'
+import { msToIso } from '../util/time.js'
+import type { TaskStep } from './processTask.js'
+import { marketOf, venueOf } from './taskLegOrders.js'
+
+export type LegMarket = { rules: MarketRules; quote: MarketQuote }
+
+/** Rules and a fresh quote for both legs. */
+export async function readMarkets(
+  step: TaskStep,
+): Promise<Record<Leg, LegMarket>> {
+  const read = async (leg: Leg): Promise<LegMarket> => {
+    const adapter = step.deps.adapters[venueOf(step.task, leg)]
+    const symbol = marketOf(step.task, leg)
+    const rules = await adapter.rules(symbol)
+    if (!rules)
+      throw new RangeError(`${adapter.venue} no longer lists ${symbol}`)
+    return { rules, quote: await adapter.quote(symbol) }
+  }
+  const [long, short] = await Promise.all([read('long'), read('short')])
+  return { long, short }
+}
+
+/**
+ * Annualized funding the pair earns, in percent: the short leg receives its
+ * venue's rate, the long leg pays its own (hourly rates × 8760).
+ */
+export function fundingApyPct(long: MarketQuote, short: MarketQuote): Decimal {
+  return dec(short.fundingRateHourly)
+    .sub(long.fundingRateHourly)
+    .mul(8760)
+    .mul(100)
+}
+
+/**
+ * Serializes owner operations on each leg's account and market across
+ * workers. When either lock is busy the step retries shortly.
+ */
+export async function withLegLocks(
+  step: TaskStep,
+  fn: () => Promise<number | null>,
+): Promise<number | null> {
+  const { deps, task, now } = step
+  const names = (['long', 'short'] as const).map(
+    (l) => `${task.owner}|${venueOf(task, l)}|${marketOf(task, l)}`,
+  )
+  const held: string[] = []
+  try {
+    for (const name of names) {
+      if (
+        !(await deps.store.locks.acquire(
+          name,
+          deps.workerId,
+          msToIso(now),
+          deps.leaseMs,
+        ))
+      ) {
+        return now + 200
+      }
+      held.push(name)
+    }
+    return await fn()
+  } finally {
+    for (const name of held) await deps.store.locks.release(name, deps.workerId)
+  }
+}

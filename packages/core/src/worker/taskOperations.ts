@@ -1,0 +1,160 @@
+import type { Leg, LegOrder, TaskOperation } from '../domain/taskEngineState.js'
+import { dec, decString } from '../util/decimal.js'
+import { msToIso } from '../util/time.js'
+import { MONITOR_MS, resume, type TaskStep } from './processTask.js'
+import { newLegOrder } from './taskLegOrders.js'
+import { readMarkets, withLegLocks } from './taskMarkets.js'
+
+const LEGS: readonly Leg[] = ['long', 'short']
+
+/** Signed change a filled leg order makes to that leg's (positive) size. */
+function sizeChange(leg: Leg, order: LegOrder): string {
+  const grows = (leg === 'long') === (order.side === 'long')
+  return decString(grows ? dec(order.filledBase) : dec(order.filledBase).neg())
+}
+
+function failures(op: TaskOperation): string {
+  return LEGS.filter((l) => op.legs[l]?.failed)
+    .map((l) => `${l} leg: ${op.legs[l]?.failed}`)
+    .join('; ')
+}
+
+/**
+ * Books a finished operation's fills into the leg sizes and moves the task
+ * on: open → running (or unwind the leg that filled when the other did
+ * not), close → closed (or another close for what is left), resize →
+ * running, unwind → failed.
+ */
+export async function completeOperation(
+  step: TaskStep,
+  op: TaskOperation,
+): Promise<number | null> {
+  const t = step.task
+  const sizes: Record<Leg, string> = {
+    long: t.longSize ?? '0',
+    short: t.shortSize ?? '0',
+  }
+  const entries: Record<Leg, string | null> = {
+    long: t.longEntry,
+    short: t.shortEntry,
+  }
+  for (const l of LEGS) {
+    const o = op.legs[l]
+    if (!o || dec(o.filledBase).isZero()) continue
+    const before = dec(sizes[l])
+    const after = before.add(sizeChange(l, o))
+    if (after.gt(before) && o.averagePrice) {
+      // weighted entry over what was held and what was added
+      const held = before.mul(entries[l] ?? o.averagePrice)
+      entries[l] = decString(
+        held
+          .add(dec(o.filledBase).mul(o.averagePrice))
+          .div(after)
+          .toDecimalPlaces(8),
+      )
+    }
+    sizes[l] = decString(after.lt(0) ? 0 : after)
+  }
+  const state = { ...step.state, op: null }
+  const base = {
+    longSize: sizes.long,
+    shortSize: sizes.short,
+    longEntry: entries.long,
+    shortEntry: entries.short,
+    engineState: state,
+  }
+  const failed = failures(op)
+  switch (op.kind) {
+    case 'open': {
+      const filled = LEGS.filter((l) => dec(sizes[l]).gt(0))
+      if (filled.length === 2) {
+        await step.save({
+          ...base,
+          status: 'running',
+          error: null,
+          engineState: { ...state, fundingSince: msToIso(step.now) },
+        })
+        return step.now
+      }
+      if (filled.length === 0) {
+        await step.save({
+          ...base,
+          status: 'failed',
+          error: `open failed: ${failed}`,
+        })
+        return null
+      }
+      await step.save({
+        ...base,
+        error: `open failed: ${failed}; unwinding the filled leg`,
+      })
+      return unwind(step, filled[0] as Leg)
+    }
+    case 'unwind': {
+      const left = LEGS.filter((l) => dec(sizes[l]).gt(0))
+      if (left.length > 0) {
+        await step.save({
+          ...base,
+          error: `${t.error ?? 'open failed'}; unwind incomplete (${failed}), retrying`,
+        })
+        return unwind(step, left[0] as Leg)
+      }
+      await step.save({
+        ...base,
+        status: 'failed',
+        error: (t.error ?? 'open failed').replace(
+          '; unwinding the filled leg',
+          '; the filled leg was unwound',
+        ),
+      })
+      return null
+    }
+    case 'close': {
+      const left = LEGS.filter((l) => dec(sizes[l]).gt(0))
+      if (left.length === 0) {
+        await step.save({ ...base, status: 'closed', error: null })
+        return null
+      }
+      await step.save({
+        ...base,
+        error: failed ? `close incomplete (${failed}), retrying` : null,
+      })
+      return step.now + MONITOR_MS
+    }
+    case 'resize':
+      await step.save({
+        ...base,
+        status: 'running',
+        resizeRequest: null,
+        error: failed ? `resize incomplete: ${failed}` : null,
+      })
+      return step.now
+  }
+}
+
+async function unwind(step: TaskStep, leg: Leg): Promise<number | null> {
+  const m = await readMarkets(step)
+  const seq = step.state.seq + 1
+  const size =
+    (leg === 'long' ? step.task.longSize : step.task.shortSize) ?? '0'
+  const order = newLegOrder(
+    step.task,
+    seq,
+    leg,
+    leg === 'long' ? 'short' : 'long',
+    size,
+    true,
+    m[leg],
+    500,
+  )
+  const op: TaskOperation = {
+    kind: 'unwind',
+    seq,
+    startedAt: msToIso(step.now),
+    legs: { [leg]: order },
+  }
+  return withLegLocks(step, async () => {
+    await step.save({ engineState: { ...step.state, op, seq } })
+    return resume(step, op, true)
+  })
+}

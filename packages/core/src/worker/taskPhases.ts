@@ -1,0 +1,330 @@
+import { MIN_ORDER_USD } from '../commands/createTask.js'
+import { commonStep } from '../commands/marketChecks.js'
+import type { Leg, LegOrder, TaskOperation } from '../domain/taskEngineState.js'
+import { CredentialUnavailableError } from '../errors/worker.js'
+import type { MarketQuote, MarketRules } from '../ports/marketData.js'
+import { dec, decString, floorToStep } from '../util/decimal.js'
+import { msToIso } from '../util/time.js'
+import { MONITOR_MS, resume, type TaskStep } from './processTask.js'
+import {
+  CLOSE_SLIPPAGE_BPS,
+  marketOf,
+  newLegOrder,
+  TASK_SLIPPAGE_BPS,
+} from './taskLegOrders.js'
+import { fundingApyPct, readMarkets, withLegLocks } from './taskMarkets.js'
+
+const LEGS: readonly Leg[] = ['long', 'short']
+/** A pending task whose entry rules are not met looks again after this. */
+const ENTRY_RECHECK_MS = 5_000
+
+/** pending → open both legs at one base size both venues accept. */
+export async function openTask(step: TaskStep): Promise<number | null> {
+  const { deps, task, now } = step
+  const key = await deps.store.apiKeys.get(task.apiKeyId)
+  if (!key || key.revokedAt !== null) {
+    await step.save({
+      status: 'failed',
+      error: 'the API key was revoked before the task opened',
+    })
+    return null
+  }
+  try {
+    await step.io()
+  } catch (err) {
+    if (!(err instanceof CredentialUnavailableError)) throw err
+    await step.save({ status: 'failed', error: err.message })
+    return null
+  }
+  const m = await readMarkets(step)
+  const step_ = commonStep(m.long.rules.sizeStep, m.short.rules.sizeStep)
+  const high = dec(m.long.quote.mark).gt(m.short.quote.mark)
+    ? m.long.quote.mark
+    : m.short.quote.mark
+  const base = floorToStep(dec(task.sizeUsd).div(high), step_)
+  const problem = sizingProblem(base.toFixed(), m, key.maxSizeUsd)
+  if (problem) {
+    await step.save({ status: 'failed', error: problem })
+    return null
+  }
+  if (task.autoClose) {
+    const apy = fundingApyPct(m.long.quote, m.short.quote)
+    if (apy.lt(task.minFundingApy)) return now + ENTRY_RECHECK_MS
+  }
+  if (task.maxSpreadBps !== null) {
+    const a = dec(m.long.quote.mark)
+    const b = dec(m.short.quote.mark)
+    const spread = a
+      .sub(b)
+      .abs()
+      .div(a.lt(b) ? a : b)
+      .mul(10_000)
+    if (spread.gt(task.maxSpreadBps)) return now + ENTRY_RECHECK_MS
+  }
+  const size = decString(base)
+  const seq = step.state.seq + 1
+  const op: TaskOperation = {
+    kind: 'open',
+    seq,
+    startedAt: msToIso(now),
+    legs: {
+      long: newLegOrder(
+        task,
+        seq,
+        'long',
+        'long',
+        size,
+        false,
+        m.long,
+        TASK_SLIPPAGE_BPS,
+      ),
+      short: newLegOrder(
+        task,
+        seq,
+        'short',
+        'short',
+        size,
+        false,
+        m.short,
+        TASK_SLIPPAGE_BPS,
+      ),
+    },
+  }
+  return withLegLocks(step, async () => {
+    await step.save({ engineState: { ...step.state, op, seq } })
+    return resume(step, op, true)
+  })
+}
+
+function sizingProblem(
+  base: string,
+  m: Record<Leg, { rules: MarketRules; quote: MarketQuote }>,
+  maxSizeUsd: string,
+): string | null {
+  for (const leg of LEGS) {
+    const { rules, quote } = m[leg]
+    const notional = dec(base).mul(quote.mark)
+    const minUsd = dec(rules.minNotionalUsd).gt(MIN_ORDER_USD)
+      ? rules.minNotionalUsd
+      : MIN_ORDER_USD
+    if (
+      dec(base).isZero() ||
+      dec(base).lt(rules.minBase) ||
+      notional.lt(minUsd)
+    ) {
+      return `at the fresh mark the ${leg} leg would be ${base} ${rules.symbol} (USD ${decString(notional.toDecimalPlaces(2))}), below the ${rules.venue} minimum`
+    }
+    if (notional.gt(maxSizeUsd)) {
+      return `at the fresh mark the ${leg} leg is USD ${decString(notional.toDecimalPlaces(2))}, above the key's maxSizeUsd ${maxSizeUsd}`
+    }
+  }
+  return null
+}
+
+/** Queues reduce-only IOC orders that bring both legs to zero. */
+export async function startClose(
+  step: TaskStep,
+  reason: string,
+): Promise<number | null> {
+  const { task, now } = step
+  if (task.status !== 'closing') {
+    await step.save({
+      status: 'closing',
+      closeReason: task.closeReason ?? reason,
+    })
+  }
+  const sizes: Record<Leg, string> = {
+    long: task.longSize ?? '0',
+    short: task.shortSize ?? '0',
+  }
+  const open = LEGS.filter((l) => dec(sizes[l]).gt(0))
+  if (open.length === 0) {
+    await step.save({
+      status: 'closed',
+      engineState: { ...step.state, op: null },
+      error: null,
+    })
+    return null
+  }
+  const m = await readMarkets(step)
+  const seq = step.state.seq + 1
+  const legs: Partial<Record<Leg, LegOrder>> = {}
+  for (const l of open) {
+    legs[l] = newLegOrder(
+      task,
+      seq,
+      l,
+      l === 'long' ? 'short' : 'long',
+      sizes[l],
+      true,
+      m[l],
+      CLOSE_SLIPPAGE_BPS,
+    )
+  }
+  const op: TaskOperation = {
+    kind: 'close',
+    seq,
+    startedAt: msToIso(now),
+    legs,
+  }
+  return withLegLocks(step, async () => {
+    await step.save({ engineState: { ...step.state, op, seq } })
+    return resume(step, op, true)
+  })
+}
+
+/** Moves each leg toward its total base target. */
+export async function startResize(step: TaskStep): Promise<number | null> {
+  const { task, now, deps } = step
+  const req = task.resizeRequest
+  const targets: Record<Leg, string | null> = {
+    long: req?.longTargetBase ?? null,
+    short: req?.shortTargetBase ?? null,
+  }
+  const m = await readMarkets(step)
+  const key = await deps.store.apiKeys.get(task.apiKeyId)
+  const seq = step.state.seq + 1
+  const legs: Partial<Record<Leg, LegOrder>> = {}
+  for (const l of LEGS) {
+    const target = targets[l]
+    if (target === null) continue
+    if (!key || dec(target).mul(m[l].quote.mark).gt(key.maxSizeUsd)) {
+      await step.save({
+        status: 'running',
+        resizeRequest: null,
+        error: `resize not done: the ${l} target exceeds the key's cap at the fresh mark`,
+      })
+      return now + MONITOR_MS
+    }
+    const current = dec((l === 'long' ? task.longSize : task.shortSize) ?? '0')
+    const delta = floorToStep(
+      dec(target).sub(current).abs(),
+      m[l].rules.sizeStep,
+    )
+    if (delta.isZero()) continue
+    const grow = dec(target).gt(current)
+    const side = grow === (l === 'long') ? 'long' : 'short'
+    legs[l] = newLegOrder(
+      task,
+      seq,
+      l,
+      side,
+      decString(delta),
+      !grow,
+      m[l],
+      TASK_SLIPPAGE_BPS,
+    )
+  }
+  if (Object.keys(legs).length === 0) {
+    await step.save({ status: 'running', resizeRequest: null })
+    return now + MONITOR_MS
+  }
+  const op: TaskOperation = {
+    kind: 'resize',
+    seq,
+    startedAt: msToIso(now),
+    legs,
+  }
+  return withLegLocks(step, async () => {
+    await step.save({ engineState: { ...step.state, op, seq } })
+    return resume(step, op, true)
+  })
+}
+
+/**
+ * A running task: refresh prices, leverage, margin modes and accrued
+ * funding, then apply the auto-close rules in order of urgency.
+ */
+export async function monitorTask(step: TaskStep): Promise<number | null> {
+  const { deps, task, now } = step
+  const io = await step.io()
+  const m = await readMarkets(step)
+  const positions = await Promise.all(
+    LEGS.map(async (l) =>
+      (await io[l].adapter.positions(io[l].cred)).find(
+        (p) => p.market === marketOf(task, l),
+      ),
+    ),
+  )
+  const since = step.state.fundingSince ?? task.createdAt
+  let funding = dec(0)
+  let cursor = since
+  for (const [i, l] of LEGS.entries()) {
+    const legSize = dec((l === 'long' ? task.longSize : task.shortSize) ?? '0')
+    const pos = positions[i]
+    for (const p of await io[l].adapter.funding(
+      io[l].cred,
+      marketOf(task, l),
+      since,
+    )) {
+      // the account's payment, shared pro rata if other tasks use the market
+      const share =
+        pos && !dec(pos.size).isZero()
+          ? legSize.div(dec(pos.size).abs())
+          : dec(1)
+      funding = funding.add(dec(p.amountUsd).mul(share.gt(1) ? 1 : share))
+      if (p.time >= cursor) cursor = msToIso(Date.parse(p.time) + 1)
+    }
+  }
+  const [longPos, shortPos] = positions
+  await step.save({
+    longPrice: m.long.quote.mark,
+    shortPrice: m.short.quote.mark,
+    longLeverage: longPos?.leverage ?? task.longLeverage,
+    shortLeverage: shortPos?.leverage ?? task.shortLeverage,
+    longMarginMode: longPos?.marginMode ?? task.longMarginMode,
+    shortMarginMode: shortPos?.marginMode ?? task.shortMarginMode,
+    fundingUsd: decString(dec(task.fundingUsd).add(funding).toDecimalPlaces(8)),
+    engineState: { ...step.state, fundingSince: cursor },
+  })
+  const t = step.task
+  for (const [i, l] of LEGS.entries()) {
+    const legSize = dec((l === 'long' ? t.longSize : t.shortSize) ?? '0')
+    if (
+      legSize.gt(0) &&
+      (!positions[i] || dec(positions[i]?.size ?? '0').isZero())
+    ) {
+      await step.save({
+        longSize: l === 'long' ? '0' : t.longSize,
+        shortSize: l === 'short' ? '0' : t.shortSize,
+      })
+      return startClose(step, 'leg_liquidated')
+    }
+  }
+  if (t.liqProtectionPct !== null) {
+    for (const [i, l] of LEGS.entries()) {
+      const liq = positions[i]?.liquidationPrice
+      if (!liq) continue
+      const mark = dec(m[l].quote.mark)
+      if (mark.sub(liq).abs().div(mark).mul(100).lt(t.liqProtectionPct)) {
+        return startClose(step, 'liquidation_protection')
+      }
+    }
+  }
+  if (t.sizeMismatchPct !== null) {
+    const a = dec(t.longSize ?? '0')
+    const b = dec(t.shortSize ?? '0')
+    const big = a.gt(b) ? a : b
+    if (big.gt(0) && a.sub(b).abs().div(big).mul(100).gt(t.sizeMismatchPct)) {
+      return startClose(step, 'size_mismatch')
+    }
+  }
+  if (t.autoClose) {
+    const below = fundingApyPct(m.long.quote, m.short.quote).lt(t.minFundingApy)
+    const belowSince = below
+      ? (step.state.fundingBelowSince ?? msToIso(now))
+      : null
+    if (belowSince !== step.state.fundingBelowSince) {
+      await step.save({
+        engineState: { ...step.state, fundingBelowSince: belowSince },
+      })
+    }
+    if (
+      belowSince !== null &&
+      now - Date.parse(belowSince) >= deps.fundingGraceMs
+    ) {
+      return startClose(step, 'funding_below_min')
+    }
+  }
+  return now + MONITOR_MS
+}

@@ -1,0 +1,27 @@
+import type { VenueId } from '../domain/venue.js'
+import type { Clock } from '../ports/clock.js'
+import type { Secrets } from '../ports/secrets.js'
+import type { Store } from '../ports/store.js'
+import type { VenueAdapter } from '../ports/venueAdapter.js'
+
+export interface WorkerLogger {
+  info(msg: string, fields?: Record<string, unknown>): void
+  error(msg: string, fields?: Record<string, unknown>): void
+}
+
+/** What the worker engines need, wired at the composition root. */
+export interface WorkerDeps {
+  readonly store: Store
+  readonly clock: Clock
+  readonly adapters: Readonly<Record<VenueId, VenueAdapter>>
+  readonly secrets: Secrets
+  readonly workerId: string
+  /** how long a claim is held before another worker may take it */
+  readonly leaseMs: number
+  /** how long the funding APY must stay under minFundingApy to close */
+  readonly fundingGraceMs: number
+  readonly logger: WorkerLogger
+}
+
+/** Channel the API notifies when it has made work due. */
+export const WORK_CHANNEL = 'dn_work'
