@@ -3,7 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { composeServerDeps } from '@dn/cli'
-import type { Clock, Store, VenueId, VenueOrderLookup } from '@dn/core'
+import type {
+  Clock,
+  MarketData,
+  Store,
+  VenueId,
+  VenueOrderLookup,
+} from '@dn/core'
 import { createPostgresStore } from '@dn/core/postgres'
 import { createSqliteStore } from '@dn/core/sqlite'
 import {
@@ -83,7 +89,7 @@ export interface TestService {
   readonly url: string
   readonly store: Store
   readonly deps: ServerDeps
-  readonly markets: ReturnType<typeof createSimMarketData>
+  readonly markets: MarketData
   readonly masterKey: Buffer
   /** the SQLite file, when the dialect is sqlite */
   readonly dbFile: string | undefined
@@ -99,6 +105,8 @@ export interface TestServiceOptions {
   readonly rateLimit?: number
   readonly venueOrders?: VenueOrderLookup
   readonly logger?: Logger
+  /** market data the API checks commands against (default: sim markets) */
+  readonly markets?: MarketData
   /** wraps the store the server sees (the service keeps the real one) */
   readonly wrap?: (store: Store) => Store
 }
@@ -110,7 +118,7 @@ export async function startTestService(
   const { store, cleanup, file, pgSchema } = await openTestStore(
     o.dialect ?? 'sqlite',
   )
-  const markets = createSimMarketData()
+  const markets = o.markets ?? createSimMarketData()
   const masterKey = Buffer.alloc(32, 7)
   const deps = composeServerDeps({
     store: o.wrap ? o.wrap(store) : store,
@@ -145,6 +153,7 @@ export async function bindVenues(
   store: Store,
   owner: string,
   venues: readonly VenueId[],
+  accountIndex: Partial<Record<VenueId, string>> = {},
 ): Promise<void> {
   const now = new Date().toISOString()
   for (const venue of venues) {
@@ -153,7 +162,8 @@ export async function bindVenues(
       owner: owner.toLowerCase(),
       venue,
       status: 'bound',
-      accountIndex: venue.startsWith('lighter') ? '1' : null,
+      accountIndex:
+        accountIndex[venue] ?? (venue.startsWith('lighter') ? '1' : null),
       credentialRef: null,
       credentialCiphertext: null,
       createdAt: now,

@@ -34,7 +34,8 @@ export function composeWorkerDeps(o: ComposeWorkerDepsOptions): WorkerDeps {
     clock: o.clock ?? systemClock,
     adapters: o.adapters,
     secrets: createAesGcmSecrets(deriveKey(o.masterKey, 'venue-credentials')),
-    workerId: o.workerId ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
+    workerId:
+      o.workerId ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
     leaseMs: o.leaseMs ?? 30_000,
     fundingGraceMs: o.fundingGraceMs ?? 3_600_000,
     logger: o.logger ?? createJsonLogger(),

@@ -1,4 +1,10 @@
-export { type ComposeServerDepsOptions, composeServerDeps } from './composeServerDeps.js'
-export { type ComposeWorkerDepsOptions, composeWorkerDeps } from './composeWorkerDeps.js'
+export {
+  type ComposeServerDepsOptions,
+  composeServerDeps,
+} from './composeServerDeps.js'
+export {
+  type ComposeWorkerDepsOptions,
+  composeWorkerDeps,
+} from './composeWorkerDeps.js'
 export { deriveKey, loadMasterKey, parseMasterKey } from './masterKey.js'
 export { openStore } from './openStore.js'

@@ -9,6 +9,8 @@ registerUpCommands(program)
 registerWorkerCommands(program)
 
 program.parseAsync(process.argv).catch((err: unknown) => {
-  process.stderr.write(`dn: ${err instanceof Error ? err.message : String(err)}\n`)
+  process.stderr.write(
+    `dn: ${err instanceof Error ? err.message : String(err)}\n`,
+  )
   process.exit(1)
 })

@@ -42,7 +42,9 @@ export function onShutdown(stop: () => Promise<void>): void {
     stopping = true
     stop()
       .catch((err: unknown) => {
-        process.stderr.write(`dn: shutdown error: ${err instanceof Error ? err.message : String(err)}\n`)
+        process.stderr.write(
+          `dn: shutdown error: ${err instanceof Error ? err.message : String(err)}\n`,
+        )
       })
       .finally(() => process.exit(0))
   }

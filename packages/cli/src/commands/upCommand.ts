@@ -1,10 +1,20 @@
-import { startWorker } from '@dn/core'
+import {
+  createAdapterOrderLookup,
+  createAesGcmSecrets,
+  startWorker,
+} from '@dn/core'
 import { startHttpServer } from '@dn/server'
 import { createSimVenues, startFaucetServer } from '@dn/venues'
 import type { Command } from 'commander'
 import { composeServerDeps } from '../composeServerDeps.js'
 import { composeWorkerDeps } from '../composeWorkerDeps.js'
-import { type CommonFlags, envFlag, onShutdown, openRuntime } from '../runtimeConfig.js'
+import { deriveKey } from '../masterKey.js'
+import {
+  type CommonFlags,
+  envFlag,
+  onShutdown,
+  openRuntime,
+} from '../runtimeConfig.js'
 
 interface UpFlags extends CommonFlags {
   port: string
@@ -18,7 +28,10 @@ interface UpFlags extends CommonFlags {
  * simulated venues (with their faucet) in one process on embedded SQLite.
  * `dn serve`: the HTTP API alone, for a deployment with separate workers.
  */
-export async function runUp(flags: UpFlags, mode: 'up' | 'serve'): Promise<void> {
+export async function runUp(
+  flags: UpFlags,
+  mode: 'up' | 'serve',
+): Promise<void> {
   const env = process.env
   const { masterKey, store } = await openRuntime(flags, mode === 'up')
   const venues = createSimVenues({ seed: Number(flags.seed) })
@@ -31,21 +44,42 @@ export async function runUp(flags: UpFlags, mode: 'up' | 'serve'): Promise<void>
     workerResize: envFlag(env.WORKER_RESIZE, true),
     ...(env.DN_RATE_LIMIT ? { rateLimit: Number(env.DN_RATE_LIMIT) } : {}),
     sharedRateLimit: envFlag(env.DN_SHARED_RATE_LIMIT, false),
+    venueOrders: createAdapterOrderLookup({
+      repos: store,
+      secrets: createAesGcmSecrets(deriveKey(masterKey, 'venue-credentials')),
+      adapters: venues.adapters,
+    }),
   })
-  const server = await startHttpServer(deps, { host: flags.host, port: Number(flags.port) })
+  const server = await startHttpServer(deps, {
+    host: flags.host,
+    port: Number(flags.port),
+  })
   const parts = [`api ${server.url}`]
   let stopWorker = async () => {}
   let stopFaucet = async () => {}
   if (mode === 'up') {
-    const faucet = await startFaucetServer({ venues, port: Number(flags.simPort) })
+    const faucet = await startFaucetServer({
+      venues,
+      port: Number(flags.simPort),
+    })
     stopFaucet = faucet.close
     const worker = startWorker(
-      composeWorkerDeps({ store, adapters: venues.adapters, masterKey, logger: deps.logger }),
+      composeWorkerDeps({
+        store,
+        adapters: venues.adapters,
+        masterKey,
+        logger: deps.logger,
+      }),
     )
     stopWorker = worker.stop
-    parts.push(`simulated venues ${faucet.url} (POST /faucet)`, 'worker running')
+    parts.push(
+      `simulated venues ${faucet.url} (POST /faucet)`,
+      'worker running',
+    )
   }
-  process.stderr.write(`dn: ${parts.join(', ')} (store: ${store.dialect}, env: ${deps.env})\n`)
+  process.stderr.write(
+    `dn: ${parts.join(', ')} (store: ${store.dialect}, env: ${deps.env})\n`,
+  )
   onShutdown(async () => {
     await server.close()
     await stopWorker()
@@ -65,10 +99,22 @@ export function registerUpCommands(program: Command): void {
       )
       .option('--port <port>', 'HTTP port', process.env.DN_PORT ?? '8080')
       .option('--host <host>', 'address to bind', '127.0.0.1')
-      .option('--data <dir>', 'data folder (SQLite file, master key)', process.env.DN_DATA ?? '.dn')
-      .option('--db <url>', 'postgres://... or sqlite:<path> (default: <data>/dn.sqlite)')
+      .option(
+        '--data <dir>',
+        'data folder (SQLite file, master key)',
+        process.env.DN_DATA ?? '.dn',
+      )
+      .option(
+        '--db <url>',
+        'postgres://... or sqlite:<path> (default: <data>/dn.sqlite)',
+      )
       .option('--seed <n>', 'seed of the simulated markets', '1')
-    if (mode === 'up') cmd.option('--sim-port <port>', 'port of the simulated venues and faucet', '8081')
+    if (mode === 'up')
+      cmd.option(
+        '--sim-port <port>',
+        'port of the simulated venues and faucet',
+        '8081',
+      )
     cmd.action((flags: UpFlags) =>
       runUp({ ...flags, simPort: flags.simPort ?? '8081' }, mode),
     )

@@ -13,22 +13,34 @@ export function registerWorkerCommands(program: Command): void {
   const worker = program
     .command('worker')
     .description('run a worker that executes tasks and orders')
-    .option('--data <dir>', 'data folder (SQLite file, master key)', process.env.DN_DATA ?? '.dn')
+    .option(
+      '--data <dir>',
+      'data folder (SQLite file, master key)',
+      process.env.DN_DATA ?? '.dn',
+    )
     .option('--db <url>', 'postgres://... or sqlite:<path>')
     .option('--seed <n>', 'seed of the simulated markets', '1')
     .action(async (flags: CommonFlags & { seed: string }) => {
       const { masterKey, store } = await openRuntime(flags, false)
       const venues = createSimVenues({ seed: Number(flags.seed) })
-      const deps = composeWorkerDeps({ store, adapters: venues.adapters, masterKey })
+      const deps = composeWorkerDeps({
+        store,
+        adapters: venues.adapters,
+        masterKey,
+      })
       const running = startWorker(deps)
-      process.stderr.write(`dn: worker ${deps.workerId} running (store: ${store.dialect})\n`)
+      process.stderr.write(
+        `dn: worker ${deps.workerId} running (store: ${store.dialect})\n`,
+      )
       onShutdown(async () => {
         await running.stop()
         await store.close()
       })
       const end = await running.done
       if (end === 'fenced') {
-        process.stderr.write(`dn: worker ${deps.workerId} was fenced; exiting\n`)
+        process.stderr.write(
+          `dn: worker ${deps.workerId} was fenced; exiting\n`,
+        )
         await store.close()
         process.exit(3)
       }
@@ -36,7 +48,9 @@ export function registerWorkerCommands(program: Command): void {
 
   worker
     .command('fence')
-    .description('fence every worker: they stop, and their leases can no longer write')
+    .description(
+      'fence every worker: they stop, and their leases can no longer write',
+    )
     .option('--data <dir>', 'data folder', process.env.DN_DATA ?? '.dn')
     .option('--db <url>', 'postgres://... or sqlite:<path>')
     .option('--json', 'print JSON')
@@ -49,6 +63,8 @@ export function registerWorkerCommands(program: Command): void {
         process.stdout.write(`${JSON.stringify({ fenced, workers })}\n`)
         return
       }
-      process.stdout.write(`fenced ${fenced} worker(s); ${workers.length} registered, all fenced\n`)
+      process.stdout.write(
+        `fenced ${fenced} worker(s); ${workers.length} registered, all fenced\n`,
+      )
     })
 }

@@ -38,7 +38,8 @@ export async function cancelPerpOrder(
       return { orderId, status: 'cancel_queued' }
     const queued = await tx.orders.update(
       orderId,
-      { cancelRequestedAt: now, updatedAt: now },
+      // due now: the worker cancels at the venue on its next round
+      { cancelRequestedAt: now, nextCheckAt: null, updatedAt: now },
       { status: SUBMITTED },
     )
     if (queued) return { orderId, status: 'cancel_queued' }

@@ -25,7 +25,7 @@ export async function closeTask(
     task.status === 'running' || task.status === 'resizing'
       ? await tx.tasks.update(
           taskId,
-          { closeRequestedAt: now, updatedAt: now },
+          { closeRequestedAt: now, nextCheckAt: null, updatedAt: now },
           { status: ['running', 'resizing'] },
         )
       : undefined

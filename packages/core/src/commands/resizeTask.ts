@@ -110,6 +110,7 @@ export async function resizeTask(
             ...(prepared.disableSizeMismatchAutoClose
               ? { sizeMismatchPct: null }
               : {}),
+            nextCheckAt: null,
             updatedAt: now,
           },
           { status: ['running'] },

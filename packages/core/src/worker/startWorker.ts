@@ -4,6 +4,47 @@ import { ACTIVE_ORDER_STATUSES, processPerpOrder } from './processPerpOrder.js'
 import { ACTIVE_TASK_STATUSES, processTask } from './processTask.js'
 import { WORK_CHANNEL, type WorkerDeps } from './workerDeps.js'
 
+/**
+ * One round: claim due orders and tasks (up to `batch` of each) and advance
+ * them concurrently. A failed item keeps its lease until expiry and is
+ * retried then; a fenced-out item is dropped silently.
+ * @returns how many items were advanced
+ */
+export async function runWorkerRound(
+  deps: WorkerDeps,
+  batch = 16,
+): Promise<number> {
+  const now = msToIso(deps.clock.now())
+  const claim = {
+    workerId: deps.workerId,
+    now,
+    leaseMs: deps.leaseMs,
+    limit: batch,
+  }
+  const [orders, tasks] = await Promise.all([
+    deps.store.orders.claim({ ...claim, statuses: ACTIVE_ORDER_STATUSES }),
+    deps.store.tasks.claim({ ...claim, statuses: ACTIVE_TASK_STATUSES }),
+  ])
+  const work = [
+    ...orders.map((o) => () => processPerpOrder(deps, o)),
+    ...tasks.map((t) => () => processTask(deps, t)),
+  ]
+  const results = await Promise.allSettled(work.map((w) => w()))
+  for (const r of results) {
+    if (r.status === 'rejected' && !(r.reason instanceof FencedOutError)) {
+      deps.logger.error(
+        'work item failed; it is retried when its lease expires',
+        {
+          workerId: deps.workerId,
+          error:
+            r.reason instanceof Error ? r.reason.message : String(r.reason),
+        },
+      )
+    }
+  }
+  return work.length
+}
+
 export interface WorkerOptions {
   /** rows claimed per round and kind @default 16 */
   readonly batch?: number
@@ -60,37 +101,7 @@ export function startWorker(
     return true
   }
 
-  const round = async (): Promise<number> => {
-    const now = msToIso(deps.clock.now())
-    const claim = {
-      workerId: deps.workerId,
-      now,
-      leaseMs: deps.leaseMs,
-      limit: batch,
-    }
-    const [orders, tasks] = await Promise.all([
-      deps.store.orders.claim({ ...claim, statuses: ACTIVE_ORDER_STATUSES }),
-      deps.store.tasks.claim({ ...claim, statuses: ACTIVE_TASK_STATUSES }),
-    ])
-    const work = [
-      ...orders.map((o) => () => processPerpOrder(deps, o)),
-      ...tasks.map((t) => () => processTask(deps, t)),
-    ]
-    const results = await Promise.allSettled(work.map((w) => w()))
-    for (const r of results) {
-      if (r.status === 'rejected' && !(r.reason instanceof FencedOutError)) {
-        deps.logger.error(
-          'work item failed; it will be retried after its lease',
-          {
-            workerId: deps.workerId,
-            error:
-              r.reason instanceof Error ? r.reason.message : String(r.reason),
-          },
-        )
-      }
-    }
-    return work.length
-  }
+  const round = () => runWorkerRound(deps, batch)
 
   const done = (async (): Promise<'stopped' | 'fenced'> => {
     const unlisten = await deps.store.listen(WORK_CHANNEL, wake)

@@ -1,0 +1,293 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { call, dialects, type TestOwner } from './support/testService.js'
+import { startWorkerBed, type WorkerBed } from './support/workerHarness.js'
+
+const ORDERS = '/v1/perp/orders'
+
+describe.each(dialects())(
+  'perp orders executed by the worker (%s)',
+  (dialect) => {
+    let bed: WorkerBed
+    let o: TestOwner
+    beforeAll(async () => {
+      bed = await startWorkerBed({ dialect })
+      o = await bed.owner()
+    })
+    afterAll(() => bed?.close())
+
+    async function place(body: Record<string, unknown>) {
+      const res = await call(bed.svc, 'POST', ORDERS, { key: o.apiKey, body })
+      expect(res.status, res.text).toBe(202)
+      return res.body.orderId as string
+    }
+    async function get(id: string) {
+      const res = await call(bed.svc, 'GET', `${ORDERS}/${id}`, {
+        key: o.apiKey,
+      })
+      expect(res.status).toBe(200)
+      return res.body.order
+    }
+
+    test('market order: pending → filled with protection price, fills and times', async () => {
+      const id = await place({
+        venue: 'hl',
+        market: 'BTC',
+        side: 'long',
+        orderType: 'market',
+        sizeBase: 0.012345678,
+      })
+      expect((await get(id)).status).toBe('pending')
+      await bed.drain()
+      const order = await get(id)
+      const mark = Number((await bed.venues.marketData.quote('hl', 'BTC')).mark)
+      expect(order).toMatchObject({
+        status: 'filled',
+        requestedBase: '0.01234',
+        filledBase: '0.01234',
+        error: null,
+      })
+      expect(Number(order.limitPrice)).toBeGreaterThan(mark)
+      expect(Number(order.limitPrice)).toBeLessThanOrEqual(mark * 1.0101)
+      expect(Number(order.averagePrice)).toBeLessThanOrEqual(
+        Number(order.limitPrice),
+      )
+      expect(order.submittedAt).not.toBeNull()
+      expect(order.observedAt).not.toBeNull()
+      expect(order.venueStatus).toBe('filled')
+      expect(
+        bed.venues.exchanges.hl
+          .stats()
+          .byClientOrderId.get(order.clientOrderId),
+      ).toBe(1)
+    })
+
+    test('limit GTC rests open, fills when the mark crosses', async () => {
+      const mark = Number(
+        (await bed.venues.marketData.quote('aster', 'ETHUSDT')).mark,
+      )
+      const limit = Math.floor(mark * 0.98 * 100) / 100
+      const id = await place({
+        venue: 'aster',
+        market: 'ETHUSDT',
+        side: 'long',
+        orderType: 'limit',
+        sizeBase: 0.05,
+        limitPrice: limit,
+      })
+      await bed.drain()
+      expect(await get(id)).toMatchObject({
+        status: 'open',
+        filledBase: '0',
+        averagePrice: null,
+        venueStatus: 'NEW',
+      })
+      bed.venues.exchanges.aster.setMark(
+        'ETHUSDT',
+        String(Math.floor(limit * 0.99 * 100) / 100),
+      )
+      await bed.advance(2_000)
+      const order = await get(id)
+      expect(order).toMatchObject({
+        status: 'filled',
+        filledBase: '0.05',
+        venueStatus: 'FILLED',
+      })
+      bed.venues.exchanges.aster.setMark('ETHUSDT', null)
+    })
+
+    test('cancel of an open order is queued, then cancelled at the venue', async () => {
+      const mark = Number(
+        (await bed.venues.marketData.quote('lighter', 'SOL')).mark,
+      )
+      const id = await place({
+        venue: 'lighter',
+        market: 'SOL',
+        side: 'short',
+        orderType: 'limit',
+        sizeBase: 1,
+        limitPrice: Math.ceil(mark * 1.05),
+      })
+      await bed.drain()
+      expect((await get(id)).status).toBe('open')
+      const res = await call(bed.svc, 'POST', `${ORDERS}/${id}/cancel`, {
+        key: o.apiKey,
+        body: {},
+      })
+      expect(res.body).toEqual({ orderId: id, status: 'cancel_queued' })
+      await bed.drain()
+      const order = await get(id)
+      expect(order.status).toBe('cancelled')
+      expect(order.cancelRequestedAt).not.toBeNull()
+    })
+
+    test('resting order expires: the worker cancels it at its lifetime', async () => {
+      const mark = Number((await bed.venues.marketData.quote('hl', 'ETH')).mark)
+      const id = await place({
+        venue: 'hl',
+        market: 'ETH',
+        side: 'long',
+        orderType: 'limit',
+        sizeBase: 0.01,
+        limitPrice: Math.floor(mark * 0.9),
+        expirySeconds: 5,
+      })
+      await bed.drain()
+      expect((await get(id)).status).toBe('open')
+      await bed.advance(6_000)
+      expect(await get(id)).toMatchObject({
+        status: 'expired',
+        venueStatus: 'canceled',
+      })
+    })
+
+    test('queue deadline: an order not submitted before expiry expires unsent', async () => {
+      const id = await place({
+        venue: 'hl',
+        market: 'SOL',
+        side: 'long',
+        orderType: 'market',
+        sizeBase: 1,
+        expirySeconds: 1,
+      })
+      bed.clock.advance(2_000)
+      await bed.drain()
+      const order = await get(id)
+      expect(order).toMatchObject({
+        status: 'expired',
+        submittedAt: null,
+        requestedBase: null,
+      })
+      expect(
+        bed.venues.exchanges.hl
+          .stats()
+          .byClientOrderId.get(order.clientOrderId),
+      ).toBeUndefined()
+    })
+
+    test('rejected: a post-only order that would take liquidity', async () => {
+      const mark = Number(
+        (await bed.venues.marketData.quote('aster', 'BTCUSDT')).mark,
+      )
+      const id = await place({
+        venue: 'aster',
+        market: 'BTCUSDT',
+        side: 'long',
+        orderType: 'limit',
+        timeInForce: 'post_only',
+        sizeBase: 0.001,
+        limitPrice: Math.ceil(mark * 1.02),
+      })
+      await bed.drain()
+      const order = await get(id)
+      expect(order.status).toBe('rejected')
+      expect(order.error).toMatch(/post|liquidity|taker|GTX/i)
+    })
+
+    test('outage before sending: stays pending, then goes once the venue is back', async () => {
+      const id = await place({
+        venue: 'lighter',
+        market: 'ETH',
+        side: 'long',
+        orderType: 'market',
+        sizeBase: 0.01,
+      })
+      bed.venues.exchanges.lighter.setFaults({ outage: true })
+      await bed.drain()
+      expect((await get(id)).status).toBe('pending')
+      bed.venues.exchanges.lighter.setFaults({ outage: false })
+      await bed.advance(3_000)
+      const order = await get(id)
+      expect(order.status).toBe('filled')
+      expect(
+        bed.venues.exchanges.lighter
+          .stats()
+          .byClientOrderId.get(order.clientOrderId),
+      ).toBe(1)
+    })
+
+    test('timeout after the venue accepted: unknown, reconciled by client order id, never resent', async () => {
+      bed.venues.exchanges.hl.setFaults({ timeoutAfterAcceptRate: 1 })
+      const id = await place({
+        venue: 'hl',
+        market: 'SOL',
+        side: 'short',
+        orderType: 'market',
+        sizeBase: 0.5,
+      })
+      await bed.drain(1)
+      expect((await get(id)).status).toBe('unknown')
+      bed.venues.exchanges.hl.setFaults({ timeoutAfterAcceptRate: 0 })
+      await bed.advance(2_000)
+      const order = await get(id)
+      expect(order).toMatchObject({
+        status: 'filled',
+        filledBase: '0.5',
+        error: null,
+      })
+      expect(
+        bed.venues.exchanges.hl
+          .stats()
+          .byClientOrderId.get(order.clientOrderId),
+      ).toBe(1)
+    })
+
+    test('a worker that died mid-submit leaves unknown; an operator resolves it after expiry', async () => {
+      const id = await place({
+        venue: 'aster',
+        market: 'SOLUSDT',
+        side: 'long',
+        orderType: 'market',
+        sizeBase: 1,
+        expirySeconds: 10,
+      })
+      // as if a worker committed `submitting` and died before the request left
+      await bed.svc.store.orders.update(id, {
+        status: 'submitting',
+        submittedAt: new Date(bed.clock.now()).toISOString(),
+        updatedAt: new Date(bed.clock.now()).toISOString(),
+      })
+      await bed.drain()
+      const unknown = await get(id)
+      expect(unknown.status).toBe('unknown')
+      expect(unknown.error).toMatch(/worker stopped while submitting|reconcil/)
+      const resolveBody = {
+        status: 'cancelled',
+        filledBase: 0,
+        averagePrice: null,
+        evidence: 'venue shows no order for this client id',
+        confirmNoOpenOrder: true,
+        confirmWorkersStopped: true,
+      }
+      const early = await call(bed.svc, 'POST', `${ORDERS}/${id}/resolve`, {
+        key: o.apiKey,
+        body: resolveBody,
+      })
+      expect(early.body.code, early.text).toBe('order_not_expired')
+      await bed.advance(11_000)
+      expect((await get(id)).status).toBe('unknown')
+      const unfenced = await call(bed.svc, 'POST', `${ORDERS}/${id}/resolve`, {
+        key: o.apiKey,
+        body: resolveBody,
+      })
+      expect(unfenced.body.code).toBe('workers_not_fenced')
+      await bed.svc.store.workers.fenceAll(
+        new Date(bed.clock.now()).toISOString(),
+      )
+      const done = await call(bed.svc, 'POST', `${ORDERS}/${id}/resolve`, {
+        key: o.apiKey,
+        body: resolveBody,
+      })
+      expect(done.status, done.text).toBe(200)
+      expect(done.body.resolution).toMatchObject({
+        actorKeyId: o.keyId,
+        prior: { status: 'unknown' },
+      })
+      expect(await get(id)).toMatchObject({
+        status: 'cancelled',
+        resolution: { evidence: resolveBody.evidence },
+      })
+      // the fenced test worker may not claim anything any more
+      expect(await bed.drain()).toBe(0)
+    })
+  },
+)
