@@ -1,0 +1,69 @@
+import { fillOrder, reducibleSize } from './fillOrder.js'
+import { liquidateAccounts } from './liquidateAccounts.js'
+import { settleFunding } from './settleFunding.js'
+import { setOrderState } from './simOrder.js'
+import { accountOf, HOUR_MS, type SimState } from './simState.js'
+
+/**
+ * Brings the venue up to `clock.now()`, one event at a time in time order:
+ * every step boundary moves all marks, fills resting orders the marks
+ * crossed and liquidates; every UTC hour boundary settles funding (after
+ * the step that shares its instant). Called first by every engine
+ * operation, so the outcome depends on seed and times only, never on how
+ * often anyone asked.
+ */
+export function advanceSim(state: SimState): void {
+  const now = state.clock.now()
+  for (;;) {
+    const stepAt = (state.step + 1) * state.stepMs
+    const hourAt = (state.hour + 1) * HOUR_MS
+    const at = Math.min(stepAt, hourAt)
+    if (at > now) return
+    if (stepAt === at) {
+      state.step += 1
+      for (const m of state.markets.values()) m.walk.step()
+      reactToMarks(state, at)
+    }
+    if (hourAt === at) {
+      state.hour += 1
+      settleFunding(state, at)
+    }
+  }
+}
+
+/** What follows a mark change: resting fills, then liquidations. */
+export function reactToMarks(state: SimState, at: number): void {
+  if (state.resting.size > 0) fillResting(state)
+  liquidateAccounts(state, at)
+}
+
+// A resting order is the maker: it fills whole, at its own price, once the
+// mark trades through it (a buy when mark <= price, a sell when >=).
+function fillResting(state: SimState): void {
+  for (const order of [...state.resting]) {
+    const mark = state.markets.get(order.market)?.walk.mark
+    if (!mark) continue
+    const long = order.side === 'long'
+    if (long ? mark.gt(order.price) : mark.lt(order.price)) continue
+    let qty = order.size.sub(order.filled)
+    if (order.reduceOnly) {
+      const account = accountOf(state, order.owner)
+      const room = reducibleSize(account, order.market, order.side)
+      if (room.lt(qty)) qty = room
+    }
+    fillOrder(state, order, qty, order.price)
+    state.resting.delete(order)
+    if (order.filled.eq(order.size)) {
+      setOrderState(state.style, order, 'filled')
+    } else {
+      // a reduce-only order never opens the other way: the rest is dropped
+      setOrderState(
+        state.style,
+        order,
+        'cancelled',
+        'reduce_only',
+        state.style.reasons.reduceOnly,
+      )
+    }
+  }
+}

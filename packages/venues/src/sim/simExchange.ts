@@ -1,0 +1,267 @@
+import {
+  type Clock,
+  type DecimalInput,
+  dec,
+  decString,
+  type FundingPayment,
+  type MarginMode,
+  type MarketQuote,
+  type MarketRules,
+  type VenueId,
+  type VenueOrder,
+  type VenueOrderRequest,
+  type VenuePosition,
+} from '@dn/core'
+import { advanceSim, reactToMarks } from './advanceSim.js'
+import { cancelSimOrder } from './cancelSimOrder.js'
+import { usd } from './fillOrder.js'
+import { fundingRate } from './fundingRate.js'
+import { crossEquity, freeMargin } from './liquidationPrice.js'
+import { liveBook } from './liveBook.js'
+import { placeSimOrder } from './placeSimOrder.js'
+import { setSimLeverage } from './setSimLeverage.js'
+import { SIM_MARKETS, type SimMarket } from './simMarkets.js'
+import { isLive, orderView } from './simOrder.js'
+import { simPositions } from './simPositions.js'
+import {
+  accountOf,
+  createSimState,
+  marketOf,
+  NO_FAULTS,
+  type SimFaults,
+  type SimLiquidation,
+  type SimState,
+} from './simState.js'
+import type { SimBook } from './syntheticBook.js'
+
+export interface SimExchangeOptions {
+  readonly venue: VenueId
+  /** same seed and same clock readings give the same run */
+  readonly seed: number
+  /** the only source of time */
+  readonly clock: Clock
+  /** listings; only this venue's rows are used @default SIM_MARKETS */
+  readonly markets?: readonly SimMarket[]
+  /** length of one mark step in ms @default 1000 */
+  readonly stepMs?: number
+}
+
+export interface SimAccountView {
+  readonly owner: string
+  readonly accountIndex: number
+  /** cash: deposits + realized PnL + funding */
+  readonly collateralUsd: string
+  /** cross equity: collateral - isolated margin + cross unrealized PnL */
+  readonly crossEquityUsd: string
+  readonly freeMarginUsd: string
+}
+
+export interface SimExchangeStats {
+  /** orders the venue accepted */
+  readonly placed: number
+  /** placements refused by the engine */
+  readonly rejected: number
+  /** venue orders per client order id; never more than 1 */
+  readonly byClientOrderId: Map<string, number>
+}
+
+/** One simulated venue: markets, accounts, orders, positions, faults. */
+export interface SimExchange {
+  readonly venue: VenueId
+  /** the venue's listed markets */
+  listed(): MarketRules[]
+  rules(symbol: string): MarketRules | undefined
+  quote(symbol: string): MarketQuote
+  /** the live book (what takers left at this step) */
+  book(symbol: string): SimBook
+  /** test hook: pins a mark (null resumes the walk), then reacts to it */
+  setMark(symbol: string, mark: string | null): void
+  /** credits collateral, creating the account on first use */
+  faucet(owner: string, collateralUsd: DecimalInput): { accountIndex: number }
+  accountIndex(owner: string): number
+  account(owner: string): SimAccountView
+  setLeverage(
+    owner: string,
+    market: string,
+    leverage: number,
+    marginMode: MarginMode,
+  ): void
+  place(owner: string, request: VenueOrderRequest): VenueOrder
+  /** @returns null when unknown (or on another market, when given) */
+  order(
+    owner: string,
+    clientOrderId: string,
+    market?: string,
+  ): VenueOrder | null
+  cancel(owner: string, clientOrderId: string, market?: string): VenueOrder
+  openOrders(owner: string): VenueOrder[]
+  positions(owner: string): VenuePosition[]
+  funding(owner: string, market: string, sinceIso: string): FundingPayment[]
+  liquidations(owner: string): SimLiquidation[]
+  /** replaces all faults; omitted fields are off */
+  setFaults(faults: Partial<SimFaults>): void
+  faults(): SimFaults
+  /** a seeded draw: true with the configured rate of that fault */
+  rollFault(kind: 'reject' | 'timeoutAfterAccept'): boolean
+  stats(): SimExchangeStats
+}
+
+/**
+ * Builds one simulated venue. Every call first brings the engine up to
+ * `clock.now()` (see advanceSim), so the run depends only on seed and time.
+ * Errors: VenueAccountNotFoundError (no faucet yet), VenueRejectedError
+ * (refused, in the venue's words); RangeError for misuse of test hooks.
+ */
+export function createSimExchange(options: SimExchangeOptions): SimExchange {
+  const state = createSimState({
+    venue: options.venue,
+    seed: options.seed,
+    clock: options.clock,
+    stepMs: options.stepMs ?? 1000,
+    markets: options.markets ?? SIM_MARKETS,
+  })
+  const sync = <T>(fn: () => T): T => {
+    advanceSim(state)
+    return fn()
+  }
+  return {
+    venue: state.venue,
+    listed: () => [...state.markets.values()].map((m) => rulesOf(m.market)),
+    rules: (symbol) => {
+      const m = state.markets.get(symbol)
+      return m ? rulesOf(m.market) : undefined
+    },
+    quote: (symbol) => sync(() => quote(state, symbol)),
+    book: (symbol) => sync(() => liveBook(state, marketOf(state, symbol))),
+    setMark: (symbol, mark) => sync(() => pinMark(state, symbol, mark)),
+    faucet: (owner, usd) => sync(() => faucet(state, owner, usd)),
+    accountIndex: (owner) => accountOf(state, owner).accountIndex,
+    account: (owner) => sync(() => accountView(state, owner)),
+    setLeverage: (owner, market, leverage, mode) =>
+      setSimLeverage(state, owner, market, leverage, mode),
+    place: (owner, request) => placeSimOrder(state, owner, request),
+    order: (owner, cloid, market) =>
+      sync(() => findOrder(state, owner, cloid, market)),
+    cancel: (owner, cloid, market) =>
+      cancelSimOrder(state, owner, cloid, market),
+    openOrders: (owner) => sync(() => openOrders(state, owner)),
+    positions: (owner) => simPositions(state, owner),
+    funding: (owner, market, since) =>
+      sync(() => fundingSince(state, owner, market, since)),
+    liquidations: (owner) =>
+      sync(() => [...accountOf(state, owner).liquidations]),
+    setFaults: (faults) => {
+      state.faults = Object.freeze({ ...NO_FAULTS, ...faults })
+    },
+    faults: () => state.faults,
+    rollFault: (kind) => rollFault(state, kind),
+    stats: () => ({
+      placed: state.placed,
+      rejected: state.rejected,
+      byClientOrderId: new Map(state.byClientOrderId),
+    }),
+  }
+}
+
+function rulesOf(market: SimMarket): MarketRules {
+  const { initialMark: _mark, fundingRateHourly: _rate, ...rules } = market
+  return rules
+}
+
+function quote(state: SimState, symbol: string): MarketQuote {
+  const m = marketOf(state, symbol)
+  const book = liveBook(state, m)
+  const mark = m.walk.mark
+  return {
+    venue: state.venue,
+    symbol,
+    mark: decString(mark),
+    bid: decString(book.bids[0]?.price ?? mark),
+    ask: decString(book.asks[0]?.price ?? mark),
+    fundingRateHourly: decString(fundingRate(m.market, state.seed, state.hour)),
+  }
+}
+
+function pinMark(state: SimState, symbol: string, mark: string | null) {
+  const m = state.markets.get(symbol)
+  if (!m) throw new RangeError(`${state.venue} does not list ${symbol}`)
+  const next = mark === null ? null : dec(mark)
+  if (next?.lte(0)) throw new RangeError(`mark must be > 0: ${mark}`)
+  m.walk.pin(next)
+  reactToMarks(state, state.clock.now())
+}
+
+function faucet(state: SimState, owner: string, usd: DecimalInput) {
+  const amount = dec(usd)
+  if (!amount.isFinite() || amount.lte(0)) {
+    throw new RangeError(`collateral must be > 0: ${String(usd)}`)
+  }
+  const key = owner.toLowerCase()
+  const account = state.accounts.get(key) ?? {
+    owner: key,
+    accountIndex: state.nextAccountIndex++,
+    collateral: dec(0),
+    positions: new Map(),
+    settings: new Map(),
+    funding: [],
+    liquidations: [],
+  }
+  account.collateral = account.collateral.add(amount)
+  state.accounts.set(key, account)
+  return { accountIndex: account.accountIndex }
+}
+
+function accountView(state: SimState, owner: string): SimAccountView {
+  const account = accountOf(state, owner)
+  return {
+    owner: account.owner,
+    accountIndex: account.accountIndex,
+    collateralUsd: decString(usd(account.collateral)),
+    crossEquityUsd: decString(usd(crossEquity(state, account))),
+    freeMarginUsd: decString(usd(freeMargin(state, account))),
+  }
+}
+
+function findOrder(
+  state: SimState,
+  owner: string,
+  cloid: string,
+  market: string | undefined,
+): VenueOrder | null {
+  const account = accountOf(state, owner)
+  const order = state.orders.get(cloid)
+  if (order?.owner !== account.owner) return null
+  return market === undefined || order.market === market
+    ? orderView(order)
+    : null
+}
+
+function openOrders(state: SimState, owner: string): VenueOrder[] {
+  const account = accountOf(state, owner)
+  return [...state.resting]
+    .filter((o) => o.owner === account.owner && isLive(o))
+    .map(orderView)
+}
+
+function fundingSince(
+  state: SimState,
+  owner: string,
+  market: string,
+  sinceIso: string,
+): FundingPayment[] {
+  const since = Date.parse(sinceIso)
+  if (Number.isNaN(since)) throw new RangeError(`not a time: ${sinceIso}`)
+  return accountOf(state, owner).funding.filter(
+    (p) => p.market === market && Date.parse(p.time) >= since,
+  )
+}
+
+function rollFault(state: SimState, kind: 'reject' | 'timeoutAfterAccept') {
+  const rate =
+    kind === 'reject'
+      ? state.faults.rejectRate
+      : state.faults.timeoutAfterAcceptRate
+  if (rate <= 0) return false
+  if (rate >= 1) return true
+  return state.faultRandom() < rate
+}

@@ -1,0 +1,72 @@
+import {
+  type Decimal,
+  decString,
+  type OrderSide,
+  type TimeInForce,
+  type VenueOrder,
+  type VenueOrderState,
+} from '@dn/core'
+import type { SimOrderCause, VenueStyle } from './venueStyle.js'
+
+/** An order as the simulated venue keeps it (mutable engine state). */
+export interface SimOrder {
+  readonly owner: string
+  readonly market: string
+  readonly side: OrderSide
+  readonly price: Decimal
+  readonly timeInForce: TimeInForce
+  readonly reduceOnly: boolean
+  readonly clientOrderId: string
+  readonly venueOrderId: string
+  /** decimals the average price is reported with */
+  readonly priceDecimals: number
+  /** size accepted (a reduce-only order is capped to the position) */
+  size: Decimal
+  filled: Decimal
+  /** sum of fill size times fill price, for the volume-weighted average */
+  filledNotional: Decimal
+  state: VenueOrderState
+  venueStatus: string
+  reason: string | null
+}
+
+/** True while the order rests on the book. */
+export function isLive(order: SimOrder): boolean {
+  return order.state === 'open' || order.state === 'partially_filled'
+}
+
+/** Moves an order to `state`, with the venue's word for it. */
+export function setOrderState(
+  style: VenueStyle,
+  order: SimOrder,
+  state: VenueOrderState,
+  cause?: SimOrderCause,
+  reason: string | null = null,
+): void {
+  order.state = state
+  order.venueStatus = style.status(state, cause)
+  if (reason !== null) order.reason = reason
+}
+
+/** The port's read-only view of an order. */
+export function orderView(order: SimOrder): VenueOrder {
+  // a volume-weighted average of grid prices can have endless decimals;
+  // venues report it rounded, six places finer than the tick
+  const average = order.filled.isZero()
+    ? null
+    : decString(
+        order.filledNotional
+          .div(order.filled)
+          .toDecimalPlaces(order.priceDecimals + 6),
+      )
+  return {
+    clientOrderId: order.clientOrderId,
+    venueOrderId: order.venueOrderId,
+    state: order.state,
+    size: decString(order.size),
+    filledBase: decString(order.filled),
+    averagePrice: average,
+    venueStatus: order.venueStatus,
+    reason: order.reason,
+  }
+}

@@ -1,0 +1,82 @@
+import {
+  type Clock,
+  type DecimalInput,
+  type MarketData,
+  systemClock,
+  UnavailableError,
+  VENUES,
+  type VenueAdapter,
+  type VenueId,
+  VenueUnavailableError,
+} from '@dn/core'
+import { createPaperAdapter } from './paperAdapter.js'
+import { createSimExchange, type SimExchange } from './simExchange.js'
+import type { SimMarket } from './simMarkets.js'
+
+export interface SimVenuesOptions {
+  /** @default 1 */
+  readonly seed?: number
+  /** @default systemClock */
+  readonly clock?: Clock
+  /** @default SIM_MARKETS */
+  readonly markets?: readonly SimMarket[]
+  /** @default 1000 */
+  readonly stepMs?: number
+}
+
+/** Every simulated venue, its paper adapter, and market data over them. */
+export interface SimVenues {
+  readonly exchanges: Readonly<Record<VenueId, SimExchange>>
+  readonly adapters: Readonly<Record<VenueId, VenueAdapter>>
+  readonly marketData: MarketData
+  /** credits collateral (default USD 100 000), creating the account */
+  faucet(
+    venue: VenueId,
+    owner: string,
+    collateralUsd?: DecimalInput,
+  ): { accountIndex: number }
+}
+
+export const DEFAULT_FAUCET_USD = 100_000
+
+/**
+ * One engine per venue id, all on the same seed and clock (each market's
+ * walk hashes its venue and symbol into the seed, so venues still differ).
+ */
+export function createSimVenues(options: SimVenuesOptions = {}): SimVenues {
+  const clock = options.clock ?? systemClock
+  const exchanges = {} as Record<VenueId, SimExchange>
+  const adapters = {} as Record<VenueId, VenueAdapter>
+  for (const venue of VENUES) {
+    exchanges[venue] = createSimExchange({
+      venue,
+      seed: options.seed ?? 1,
+      clock,
+      ...(options.markets ? { markets: options.markets } : {}),
+      ...(options.stepMs ? { stepMs: options.stepMs } : {}),
+    })
+    adapters[venue] = createPaperAdapter(exchanges[venue])
+  }
+  const marketData: MarketData = {
+    rules: (venue, symbol) => adapters[venue].rules(symbol),
+    async quote(venue, symbol) {
+      try {
+        return await adapters[venue].quote(symbol)
+      } catch (err) {
+        if (!(err instanceof VenueUnavailableError)) throw err
+        throw new UnavailableError(
+          'market_data_unavailable',
+          `${venue} market data is unavailable`,
+          { cause: err },
+        )
+      }
+    },
+  }
+  return {
+    exchanges,
+    adapters,
+    marketData,
+    faucet: (venue, owner, usd = DEFAULT_FAUCET_USD) =>
+      exchanges[venue].faucet(owner, usd),
+  }
+}

@@ -1,0 +1,216 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { call, dialects, type TestOwner } from './support/testService.js'
+import { startWorkerBed, type WorkerBed } from './support/workerHarness.js'
+
+const TASKS = '/v1/delta-neutral/tasks'
+const HOUR = 3_600_000
+
+describe.each(dialects())(
+  'paired tasks executed by the worker (%s)',
+  (dialect) => {
+    let bed: WorkerBed
+    let o: TestOwner
+    beforeAll(async () => {
+      bed = await startWorkerBed({ dialect, fundingGraceMs: 60_000 })
+      o = await bed.owner()
+    })
+    afterAll(() => bed?.close())
+
+    async function create(body: Record<string, unknown> = {}) {
+      const res = await call(bed.svc, 'POST', TASKS, {
+        key: o.apiKey,
+        body: {
+          longVenue: 'aster',
+          shortVenue: 'lighter',
+          longMarket: 'BTCUSDT',
+          shortMarket: 'BTC',
+          sizeUsd: 2_000,
+          ...body,
+        },
+      })
+      expect(res.status, res.text).toBe(202)
+      return res.body.taskId as string
+    }
+    async function get(id: string) {
+      const res = await call(bed.svc, 'GET', `${TASKS}/${id}`, {
+        key: o.apiKey,
+      })
+      expect(res.status).toBe(200)
+      return res.body.task
+    }
+    async function post(id: string, action: string, body: unknown = {}) {
+      return call(bed.svc, 'POST', `${TASKS}/${id}/${action}`, {
+        key: o.apiKey,
+        body,
+      })
+    }
+
+    test('pending → running with every field, funding accrues, close → closed', async () => {
+      const id = await create()
+      await bed.drain()
+      const running = await get(id)
+      expect(running.status).toBe('running')
+      for (const f of [
+        'longSize',
+        'shortSize',
+        'longEntry',
+        'shortEntry',
+        'longPrice',
+        'shortPrice',
+        'longLeverage',
+        'shortLeverage',
+        'longMarginMode',
+        'shortMarginMode',
+      ]) {
+        expect(running[f], f).not.toBeNull()
+      }
+      expect(running.longSize).toBe(running.shortSize)
+      expect(
+        Number(running.longSize) * Number(running.longPrice),
+      ).toBeLessThanOrEqual(2_000 * 1.02)
+      expect(running).toMatchObject({
+        fundingUsd: '0',
+        closeReason: null,
+        error: null,
+        closeRequestedAt: null,
+      })
+      await bed.advance(HOUR + 1_000)
+      await bed.advance(1_000)
+      const funded = await get(id)
+      // short lighter BTC receives more than long aster BTCUSDT pays
+      expect(Number(funded.fundingUsd)).toBeGreaterThan(0)
+      const close = await post(id, 'close')
+      expect(close.body).toEqual({ taskId: id, status: 'close_queued' })
+      expect((await get(id)).closeRequestedAt).not.toBeNull()
+      await bed.drain()
+      const closed = await get(id)
+      expect(closed).toMatchObject({
+        status: 'closed',
+        closeReason: 'requested',
+        longSize: '0',
+        shortSize: '0',
+      })
+      const positions = await bed.venues.adapters.aster.positions({
+        owner: o.owner,
+        venue: 'aster',
+        accountIndex: null,
+        credentialRef: null,
+        secret: null,
+      })
+      expect(positions.filter((p) => Number(p.size) !== 0)).toEqual([])
+    })
+
+    test('resize moves both legs to their targets', async () => {
+      const id = await create({
+        longVenue: 'aster',
+        longMarket: 'ETHUSDT',
+        shortVenue: 'lighter',
+        shortMarket: 'ETH',
+        sizeUsd: 1_000,
+      })
+      await bed.drain()
+      const before = await get(id)
+      expect(before.status).toBe('running')
+      const res = await post(id, 'resize', {
+        longTargetBase: 0.5,
+        shortTargetBase: 0.4,
+      })
+      expect(res.body).toEqual({ taskId: id, status: 'resizing' })
+      expect((await get(id)).status).toBe('resizing')
+      await bed.drain()
+      expect(await get(id)).toMatchObject({
+        status: 'running',
+        longSize: '0.5',
+        shortSize: '0.4',
+      })
+      await post(id, 'close')
+      await bed.drain()
+      expect((await get(id)).status).toBe('closed')
+    })
+
+    test('auto-close: liquidation protection', async () => {
+      // isolated at 20x: the liquidation price sits about 5 % from entry
+      bed.venues.exchanges.aster.setLeverage(o.owner, 'BTCUSDT', 20, 'isolated')
+      const id = await create({ liqProtectionPct: 10 })
+      await bed.drain()
+      expect(await get(id)).toMatchObject({
+        status: 'closed',
+        closeReason: 'liquidation_protection',
+        longMarginMode: 'isolated',
+        longLeverage: '20',
+      })
+      bed.venues.exchanges.aster.setLeverage(o.owner, 'BTCUSDT', 10, 'cross')
+    })
+
+    test('auto-close: size mismatch', async () => {
+      const id = await create({ sizeMismatchPct: 1 })
+      await bed.drain()
+      expect((await get(id)).status).toBe('running')
+      const t = await bed.svc.store.tasks.get(id)
+      await bed.svc.store.tasks.update(id, {
+        shortSize: String(Number(t?.shortSize) * 0.9).slice(0, 10),
+        updatedAt: new Date(bed.clock.now()).toISOString(),
+      })
+      await bed.advance(1_500)
+      expect(await get(id)).toMatchObject({
+        status: 'closed',
+        closeReason: 'size_mismatch',
+      })
+    })
+
+    test('auto-close: funding APY below the minimum for the grace period', async () => {
+      const id = await create({ minFundingApy: 1 })
+      await bed.drain()
+      expect((await get(id)).status).toBe('running')
+      await bed.svc.store.tasks.update(id, {
+        minFundingApy: '999999',
+        updatedAt: new Date(bed.clock.now()).toISOString(),
+      })
+      await bed.advance(1_500)
+      expect((await get(id)).status).toBe('running')
+      await bed.advance(61_000)
+      expect(await get(id)).toMatchObject({
+        status: 'closed',
+        closeReason: 'funding_below_min',
+      })
+    })
+
+    test('entry rule: a pending task waits while funding is under minFundingApy', async () => {
+      const id = await create({ minFundingApy: 999_999 })
+      await bed.drain()
+      expect((await get(id)).status).toBe('pending')
+      expect((await post(id, 'cancel')).body).toEqual({
+        taskId: id,
+        status: 'cancelled',
+      })
+    })
+
+    test('a failed leg is unwound and the task fails with the reason', async () => {
+      bed.venues.exchanges.lighter.setFaults({ rejectRate: 1 })
+      const id = await create()
+      await bed.drain()
+      bed.venues.exchanges.lighter.setFaults({ rejectRate: 0 })
+      const failed = await get(id)
+      expect(failed.status).toBe('failed')
+      expect(failed.error).toMatch(/short leg/)
+      expect(failed.error).toMatch(/unwound/)
+      expect(failed.longSize).toBe('0')
+    })
+
+    test('an uncertain leg is looked up by client order id, never doubled', async () => {
+      bed.venues.exchanges.aster.setFaults({ timeoutAfterAcceptRate: 1 })
+      const id = await create()
+      await bed.drain(1)
+      bed.venues.exchanges.aster.setFaults({ timeoutAfterAcceptRate: 0 })
+      await bed.advance(3_000)
+      const t = await get(id)
+      expect(t.status).toBe('running')
+      expect(t.longSize).toBe(t.shortSize)
+      for (const [, n] of bed.venues.exchanges.aster.stats().byClientOrderId)
+        expect(n).toBe(1)
+      await post(id, 'close')
+      await bed.drain()
+      expect((await get(id)).status).toBe('closed')
+    })
+  },
+)
