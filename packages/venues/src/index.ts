@@ -17,6 +17,17 @@ export {
   type SimExchangeStats,
 } from './sim/simExchange.js'
 export { SIM_MARKETS, type SimMarket } from './sim/simMarkets.js'
+export {
+  dispatchSimRpc,
+  SIM_RPC_METHODS,
+  type SimRpcMethod,
+  type SimRpcRequest,
+  type SimRpcResponse,
+} from './sim/simRpc.js'
+export {
+  createSimRpcAdapter,
+  type SimRpcAdapterOptions,
+} from './sim/simRpcAdapter.js'
 export type { SimFaults, SimLiquidation } from './sim/simState.js'
 export {
   createSimVenues,

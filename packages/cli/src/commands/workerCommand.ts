@@ -1,5 +1,11 @@
-import { msToIso, startWorker } from '@dn/core'
-import { createSimVenues } from '@dn/venues'
+import {
+  msToIso,
+  startWorker,
+  VENUES,
+  type VenueAdapter,
+  type VenueId,
+} from '@dn/core'
+import { createSimRpcAdapter } from '@dn/venues'
 import type { Command } from 'commander'
 import { composeWorkerDeps } from '../composeWorkerDeps.js'
 import { type CommonFlags, onShutdown, openRuntime } from '../runtimeConfig.js'

@@ -5,10 +5,11 @@ import {
 } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { isVenueId, type VenueId } from '@dn/core'
+import { dispatchSimRpc, isSimRpcRequest } from './simRpc.js'
 import type { SimVenues } from './simVenues.js'
 
 export interface FaucetServerOptions {
-  readonly venues: Pick<SimVenues, 'faucet'>
+  readonly venues: Pick<SimVenues, 'faucet' | 'adapters'>
   /** a loopback address only @default '127.0.0.1' */
   readonly host?: string
   /** 0 picks a free port @default 8081 */
@@ -41,8 +42,9 @@ class FaucetHttpError extends Error {
 /**
  * The simulated venues' faucet over HTTP: `POST /faucet` with JSON
  * `{venue, owner, collateralUsd?}` creates (or tops up) the owner's account
- * and answers `{venue, owner, accountIndex}`. It hands out play money, so
- * it listens on loopback only.
+ * and answers `{venue, owner, accountIndex}`; `POST /rpc` lets worker
+ * processes trade on these same venues (see simRpc.ts). It hands out play
+ * money, so it listens on loopback only.
  */
 export async function startFaucetServer(
   options: FaucetServerOptions,
@@ -83,10 +85,20 @@ export async function startFaucetServer(
 }
 
 async function handle(
-  venues: Pick<SimVenues, 'faucet'>,
+  venues: Pick<SimVenues, 'faucet' | 'adapters'>,
   req: IncomingMessage,
-): Promise<Record<string, unknown>> {
+): Promise<unknown> {
   const path = (req.url ?? '/').split('?')[0]
+  if (path === '/rpc' && req.method === 'POST') {
+    let rpc: unknown
+    try {
+      rpc = JSON.parse(await readBody(req))
+    } catch {
+      throw invalid('body is not valid JSON')
+    }
+    if (!isSimRpcRequest(rpc)) throw invalid('not a sim RPC request')
+    return dispatchSimRpc(venues.adapters, rpc)
+  }
   if (path !== '/faucet') {
     throw new FaucetHttpError(404, 'not_found', `no route ${path}`)
   }
