@@ -25,32 +25,49 @@ export function registerWorkerCommands(program: Command): void {
       process.env.DN_DATA ?? '.dn',
     )
     .option('--db <url>', 'postgres://... or sqlite:<path>')
-    .option('--seed <n>', 'seed of the simulated markets', '1')
-    .action(async (flags: CommonFlags & { seed: string }) => {
-      const { masterKey, store } = await openRuntime(flags, false)
-      const venues = createSimVenues({ seed: Number(flags.seed) })
-      const deps = composeWorkerDeps({
-        store,
-        adapters: venues.adapters,
-        masterKey,
-      })
-      const running = startWorker(deps)
-      process.stderr.write(
-        `dn: worker ${deps.workerId} running (store: ${store.dialect})\n`,
-      )
-      onShutdown(async () => {
-        await running.stop()
-        await store.close()
-      })
-      const end = await running.done
-      if (end === 'fenced') {
+    .option(
+      '--sim-url <url>',
+      'simulated venues to trade on (a `dn up --sim-port`)',
+      process.env.DN_SIM_URL ?? 'http://127.0.0.1:8081',
+    )
+    .option('--lease-ms <ms>', 'lease length of a claim', '30000')
+    .action(
+      async (flags: CommonFlags & { simUrl: string; leaseMs: string }) => {
+        const { masterKey, store } = await openRuntime(flags, false)
+        const adapters = {} as Record<VenueId, VenueAdapter>
+        for (const venue of VENUES) {
+          adapters[venue] = createSimRpcAdapter({
+            baseUrl: flags.simUrl,
+            venue,
+          })
+        }
+        const deps = composeWorkerDeps({
+          store,
+          adapters,
+          masterKey,
+          leaseMs: Number(flags.leaseMs),
+          ...(process.env.DN_WORKER_ID
+            ? { workerId: process.env.DN_WORKER_ID }
+            : {}),
+        })
+        const running = startWorker(deps)
         process.stderr.write(
-          `dn: worker ${deps.workerId} was fenced; exiting\n`,
+          `dn: worker ${deps.workerId} running (store: ${store.dialect})\n`,
         )
-        await store.close()
-        process.exit(3)
-      }
-    })
+        onShutdown(async () => {
+          await running.stop()
+          await store.close()
+        })
+        const end = await running.done
+        if (end === 'fenced') {
+          process.stderr.write(
+            `dn: worker ${deps.workerId} was fenced; exiting\n`,
+          )
+          await store.close()
+          process.exit(3)
+        }
+      },
+    )
 
   worker
     .command('fence')
