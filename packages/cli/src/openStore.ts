@@ -3,7 +3,8 @@ import type { Store } from '@dn/core'
 
 /**
  * Opens the store named by `db`: a `postgres://` URL, `sqlite:<path>`, or
- * nothing for the embedded SQLite file in the data folder. Drivers load
+ * nothing for the embedded SQLite file in the data folder. DN_DB_SCHEMA
+ * picks a PostgreSQL schema other than `public`. Drivers load
  * lazily so a SQLite deployment never loads pg and vice versa.
  */
 export async function openStore(
@@ -12,7 +13,8 @@ export async function openStore(
 ): Promise<Store> {
   if (db && /^postgres(ql)?:\/\//.test(db)) {
     const { createPostgresStore } = await import('@dn/core/postgres')
-    return createPostgresStore({ connectionString: db })
+    const schema = process.env.DN_DB_SCHEMA
+    return createPostgresStore({ connectionString: db, ...(schema ? { schema } : {}) })
   }
   const filename = db?.startsWith('sqlite:')
     ? db.slice('sqlite:'.length)

@@ -1,0 +1,551 @@
+// Worker benchmark: the HTTP server and the worker loop in one process (as
+// `dn up` runs them) on SQLite with in-process simulated venues.
+// 1. accept-to-venue latency of market orders, worker woken by the store
+//    notification vs. the same worker deaf to it (poll fallback);
+// 2. monitoring throughput of running paired tasks vs. the same loop with
+//    store-only steps.
+// Run with `npm run bench` (builds first, after bench/http.mjs).
+import { randomBytes, randomUUID } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { availableParallelism, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { Worker } from 'node:worker_threads'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import {
+  composeServerDeps,
+  composeWorkerDeps,
+  deriveKey,
+} from '../packages/cli/dist/index.js'
+import {
+  ACTIVE_ORDER_STATUSES,
+  ACTIVE_TASK_STATUSES,
+  createAdapterOrderLookup,
+  createAesGcmSecrets,
+  DEFAULT_BINDING_AUTH_DOMAIN,
+  MONITOR_MS,
+  msToIso,
+  runWorkerRound,
+  startWorker,
+  walletMessage,
+} from '../packages/core/dist/index.js'
+import { createSqliteStore } from '../packages/core/dist/store/sqlite.js'
+import { silentLogger, startHttpServer } from '../packages/server/dist/index.js'
+import { createSimVenues } from '../packages/venues/dist/index.js'
+
+const env = process.env
+const ORDERS = Number(env.BENCH_ORDERS ?? 300)
+const POLL_ORDERS = Number(env.BENCH_POLL_ORDERS ?? 100)
+const BURST = Number(env.BENCH_BURST ?? 50)
+const BURST_REPS = Number(env.BENCH_BURST_REPS ?? 5)
+const GAP_MS = Number(env.BENCH_GAP_MS ?? 20)
+const TASKS = Number(env.BENCH_TASKS ?? 200)
+const TASK_OWNERS = Number(env.BENCH_TASK_OWNERS ?? 20)
+const BATCH = Number(env.BENCH_BATCH ?? 16)
+const MONITOR_SECONDS = Number(env.BENCH_MONITOR_SECONDS ?? 10)
+
+const MASTER = randomBytes(32)
+const nowMs = () => Number(process.hrtime.bigint()) / 1e6
+let workerErrors = 0
+const workerLogger = {
+  info() {},
+  error(msg, fields) {
+    workerErrors++
+    if (workerErrors <= 5) console.error('worker error:', msg, fields)
+  },
+}
+
+/** A store, the HTTP server on it, and a temp dir to drop at the end. */
+async function openService({ markets, adapters, clock }) {
+  const dir = mkdtempSync(join(tmpdir(), 'dn-bench-worker-'))
+  const store = await createSqliteStore({ filename: join(dir, 'dn.sqlite') })
+  const deps = composeServerDeps({
+    store,
+    markets,
+    masterKey: MASTER,
+    env: 'bench',
+    rateLimit: 10_000_000,
+    logger: silentLogger,
+    ...(clock ? { clock } : {}),
+    venueOrders: createAdapterOrderLookup({
+      repos: store,
+      secrets: createAesGcmSecrets(deriveKey(MASTER, 'venue-credentials')),
+      adapters,
+    }),
+  })
+  const srv = await startHttpServer(deps, { port: 0 })
+  return {
+    store,
+    url: srv.url,
+    async close() {
+      await srv.close()
+      await store.close()
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/**
+ * As test/support/workerHarness.ts: faucet every venue of the owner, bind
+ * them with the faucet's account index, create a key via the signed route.
+ */
+async function createOwner(svc, venues, venueIds) {
+  const wallet = privateKeyToAccount(generatePrivateKey())
+  const owner = wallet.address.toLowerCase()
+  const now = new Date().toISOString()
+  for (const venue of venueIds) {
+    const { accountIndex } = venues.faucet(venue, owner)
+    await svc.store.bindings.upsert({
+      id: randomUUID(),
+      owner,
+      venue,
+      status: 'bound',
+      accountIndex: String(accountIndex),
+      credentialRef: null,
+      credentialCiphertext: null,
+      createdAt: now,
+      updatedAt: now,
+    })
+  }
+  const expiresAt = Math.floor(Date.now() / 1000) + 120
+  const nonce = randomBytes(16).toString('base64url')
+  const payload = {
+    owner,
+    venues: venueIds,
+    maxSizeUsd: 100_000,
+    label: null,
+    nonce,
+    expiresAt,
+  }
+  const signature = await wallet.signMessage({
+    message: walletMessage(
+      DEFAULT_BINDING_AUTH_DOMAIN,
+      'create_api_key',
+      payload,
+    ),
+  })
+  const res = await fetch(`${svc.url}/v1/api-keys`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      owner,
+      venues: venueIds,
+      maxSizeUsd: payload.maxSizeUsd,
+      authorization: { nonce, expiresAt, signature },
+    }),
+  })
+  const body = await res.json()
+  if (res.status !== 201) throw new Error(`api key: ${JSON.stringify(body)}`)
+  return { owner, apiKey: body.apiKey }
+}
+
+/** The store with `listen` that never fires: the worker only polls. */
+function deaf(store) {
+  return new Proxy(store, {
+    get: (target, prop) =>
+      prop === 'listen'
+        ? async () => async () => {}
+        : Reflect.get(target, prop, target),
+  })
+}
+
+function pct(sorted, p) {
+  if (sorted.length === 0) return Number.NaN
+  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]
+}
+
+const ms = (x) => (Number.isFinite(x) ? x.toFixed(1) : '-')
+
+// ---------------------------------------------------------------- latency
+
+async function latency() {
+  const venues = createSimVenues({ seed: 1 })
+  /** clientOrderId → when the venue adapter got the order (hrtime ms) */
+  const venueAt = new Map()
+  const adapters = Object.fromEntries(
+    Object.entries(venues.adapters).map(([id, a]) => [
+      id,
+      {
+        ...a,
+        place(cred, order) {
+          venueAt.set(order.clientOrderId, nowMs())
+          return a.place(cred, order)
+        },
+      },
+    ]),
+  )
+  const svc = await openService({ markets: venues.marketData, adapters })
+  const owners = []
+  for (let i = 0; i < Math.max(BURST, 1); i++) {
+    owners.push(await createOwner(svc, venues, ['hl', 'aster']))
+  }
+  let client
+  let seq = 0
+  const ask = (msg) =>
+    new Promise((resolve, reject) => {
+      const id = seq++
+      const on = (reply) => {
+        if (reply.id !== id) return
+        client.off('message', on)
+        if (reply.error) reject(new Error(reply.error))
+        else resolve(reply.results)
+      }
+      client.on('message', on)
+      client.postMessage({ ...msg, id, url: svc.url })
+    })
+
+  /**
+   * Sends `reps` times (300 ms apart), waiting each time until every
+   * accepted order reached the venue; latencies of all reps together, and
+   * per rep how long accepting all and placing all took (median of reps).
+   */
+  async function measure(name, msg, reps = 1) {
+    const lat = []
+    const accepted = []
+    const atVenue = []
+    let n = 0
+    let non202 = 0
+    let missing = 0
+    for (let rep = 0; rep < reps; rep++) {
+      if (rep > 0) await sleep(300)
+      const results = await ask(msg)
+      const ok = results
+        .filter((r) => r.status === 202)
+        .map((r) => ({ ...r, cloid: `0x${r.orderId.replaceAll('-', '')}` }))
+      const deadline = nowMs() + 30_000
+      while (ok.some((r) => !venueAt.has(r.cloid)) && nowMs() < deadline) {
+        await sleep(5)
+      }
+      const placed = ok.filter((r) => venueAt.has(r.cloid))
+      n += results.length
+      non202 += results.length - ok.length
+      missing += ok.length - placed.length
+      for (const r of placed) lat.push(venueAt.get(r.cloid) - r.acceptedAt)
+      const first = Math.min(...ok.map((r) => r.acceptedAt))
+      accepted.push(Math.max(...ok.map((r) => r.acceptedAt)) - first)
+      atVenue.push(Math.max(...placed.map((r) => venueAt.get(r.cloid))) - first)
+    }
+    lat.sort((a, b) => a - b)
+    const median = (xs) =>
+      pct(
+        xs.sort((a, b) => a - b),
+        0.5,
+      )
+    return {
+      name,
+      n,
+      non202,
+      missing,
+      min: lat[0],
+      p50: pct(lat, 0.5),
+      p99: pct(lat, 0.99),
+      max: lat.at(-1),
+      accepted: median(accepted),
+      atVenue: median(atVenue),
+    }
+  }
+
+  const rows = []
+  for (const mode of ['wake-up', 'poll only']) {
+    const n = mode === 'wake-up' ? ORDERS : POLL_ORDERS
+    const worker = startWorker(
+      composeWorkerDeps({
+        store: mode === 'wake-up' ? svc.store : deaf(svc.store),
+        adapters,
+        masterKey: MASTER,
+        logger: workerLogger,
+      }),
+    )
+    client = new Worker(new URL('./orderClient.mjs', import.meta.url))
+    rows.push(
+      await measure(
+        `${BURST_REPS} bursts of ${BURST}, ${mode}`,
+        { kind: 'burst', keys: owners.map((o) => o.apiKey) },
+        BURST_REPS,
+      ),
+    )
+    await sleep(300)
+    rows.push(
+      await measure(`sequential, ${mode}`, {
+        kind: 'sequential',
+        gapMs: GAP_MS,
+        keys: Array.from(
+          { length: n },
+          (_, i) => owners[i % owners.length].apiKey,
+        ),
+      }),
+    )
+    await client.terminate()
+    await worker.stop()
+  }
+  await svc.close()
+  return rows
+}
+
+// ------------------------------------------------------------- monitoring
+
+/** A clock the bench moves, shared by server, venues and worker. */
+function movableClock(start = Date.now()) {
+  let now = start
+  return {
+    now: () => now,
+    advance(ms) {
+      now += ms
+    },
+  }
+}
+
+/**
+ * Counts calls of `store.<repo>.<method>` into the map `counting.into`
+ * (calls inside transactions not included).
+ */
+function counting(store) {
+  const wrapRepo = (name, repo) =>
+    new Proxy(repo, {
+      get(target, prop) {
+        const v = Reflect.get(target, prop, target)
+        if (typeof v !== 'function') return v
+        return (...args) => {
+          const k = `${name}.${String(prop)}`
+          const counts = counting.into
+          counts?.set(k, (counts.get(k) ?? 0) + 1)
+          return v.apply(target, args)
+        }
+      },
+    })
+  const repos = new Map()
+  const proxy = new Proxy(store, {
+    get(target, prop) {
+      const v = Reflect.get(target, prop, target)
+      if (typeof v !== 'object' || v === null) return v
+      if (!repos.has(prop)) repos.set(prop, wrapRepo(String(prop), v))
+      return repos.get(prop)
+    },
+  })
+  return proxy
+}
+
+async function monitoring() {
+  const clock = movableClock()
+  const venues = createSimVenues({ seed: 1, clock })
+  const svc = await openService({
+    markets: venues.marketData,
+    adapters: venues.adapters,
+    clock,
+  })
+  const owners = []
+  for (let i = 0; i < TASK_OWNERS; i++) {
+    owners.push(await createOwner(svc, venues, ['hl', 'aster']))
+  }
+  const ids = []
+  const create = async (i) => {
+    const res = await fetch(`${svc.url}/v1/delta-neutral/tasks`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${owners[i % TASK_OWNERS].apiKey}`,
+        'content-type': 'application/json',
+        'idempotency-key': randomUUID(),
+      },
+      body: JSON.stringify({
+        longVenue: 'hl',
+        shortVenue: 'aster',
+        longMarket: 'BTC',
+        shortMarket: 'BTCUSDT',
+        sizeUsd: 1000,
+        autoClose: false,
+      }),
+    })
+    const body = await res.json()
+    if (res.status !== 202) throw new Error(`task: ${JSON.stringify(body)}`)
+    ids.push(body.taskId)
+  }
+  for (let i = 0; i < TASKS; i += 10) {
+    await Promise.all(
+      Array.from({ length: Math.min(10, TASKS - i) }, (_, j) => create(i + j)),
+    )
+  }
+
+  const store = counting(svc.store)
+  const deps = composeWorkerDeps({
+    store,
+    adapters: venues.adapters,
+    masterKey: MASTER,
+    clock,
+    workerId: 'bench-worker',
+    logger: workerLogger,
+  })
+  const at = msToIso(clock.now())
+  await svc.store.workers.heartbeat({
+    id: deps.workerId,
+    startedAt: at,
+    heartbeatAt: at,
+    fencedAt: null,
+  })
+  const statuses = async () => {
+    const by = {}
+    for (const id of ids) {
+      const t = await svc.store.tasks.get(id)
+      by[t.status] = (by[t.status] ?? 0) + 1
+    }
+    return by
+  }
+  const openStart = nowMs()
+  for (let i = 0; i < 1000; i++) {
+    if ((await runWorkerRound(deps, BATCH)) > 0) continue
+    if ((await statuses()).running === TASKS) break
+    clock.advance(1_000)
+  }
+  const opened = await statuses()
+  const openSeconds = (nowMs() - openStart) / 1000
+  if (opened.running !== TASKS) {
+    throw new Error(`tasks not all running: ${JSON.stringify(opened)}`)
+  }
+
+  /**
+   * Adds `seconds` of passes of `loop` (each pass moves the clock past
+   * MONITOR_MS so every task is due, then runs rounds until none is).
+   */
+  async function timed(loop, seconds) {
+    const t0 = nowMs()
+    const end = t0 + seconds * 1000
+    while (nowMs() < end) {
+      clock.advance(MONITOR_MS + 1)
+      for (;;) {
+        const did = await loop.round()
+        loop.steps += did
+        if (did === 0 || nowMs() >= end) break
+      }
+    }
+    loop.secs += (nowMs() - t0) / 1000
+  }
+
+  /**
+   * runWorkerRound's claim with a store-only step per task: a no-op read
+   * (leases left to expire), or the store calls of a monitor step without
+   * its venue and market work (credential reads, the monitor's save, the
+   * lease release).
+   */
+  const storeOnlyRound = (release) => async () => {
+    const now = clock.now()
+    const claim = {
+      workerId: deps.workerId,
+      now: msToIso(now),
+      // the no-op step leaves its leases to expire before the next pass
+      leaseMs: release ? deps.leaseMs : 1,
+      limit: BATCH,
+    }
+    const [orders, tasks] = await Promise.all([
+      store.orders.claim({ ...claim, statuses: ACTIVE_ORDER_STATUSES }),
+      store.tasks.claim({ ...claim, statuses: ACTIVE_TASK_STATUSES }),
+    ])
+    await Promise.allSettled(
+      tasks.map(async (t) => {
+        if (!release) {
+          await store.tasks.get(t.id)
+          return
+        }
+        await store.bindings.get(t.owner, t.longVenue)
+        await store.bindings.get(t.owner, t.shortVenue)
+        await store.tasks.update(
+          t.id,
+          {
+            longPrice: t.longPrice,
+            shortPrice: t.shortPrice,
+            fundingUsd: t.fundingUsd,
+            engineState: t.engineState,
+            updatedAt: msToIso(clock.now()),
+          },
+          { fence: t.fence },
+        )
+        await store.tasks.update(
+          t.id,
+          {
+            leaseOwner: null,
+            leaseExpiresAt: null,
+            nextCheckAt: msToIso(now + MONITOR_MS),
+            updatedAt: msToIso(clock.now()),
+          },
+          { fence: t.fence },
+        )
+      }),
+    )
+    return orders.length + tasks.length
+  }
+
+  const loops = [
+    ['claim + tasks.get (no-op step)', storeOnlyRound(false), 0.25],
+    [
+      "claim + a monitor step's store calls, no venue work",
+      storeOnlyRound(true),
+      0.25,
+    ],
+    [
+      'runWorkerRound → processTask (monitor step)',
+      () => runWorkerRound(deps, BATCH),
+      0.5,
+    ],
+  ].map(([name, round, share]) => ({
+    name,
+    round,
+    share,
+    steps: 0,
+    secs: 0,
+    counts: new Map(),
+  }))
+  // interleaved in 1 s slices, so load from elsewhere hits all loops alike
+  const slices = Math.max(1, Math.round(MONITOR_SECONDS))
+  for (let i = 0; i < slices; i++) {
+    for (const loop of loops) {
+      counting.into = loop.counts
+      await timed(loop, (loop.share * 2 * MONITOR_SECONDS) / slices)
+    }
+  }
+  counting.into = undefined
+  const after = await statuses()
+  const rows = loops.map((l) => ({
+    name: l.name,
+    steps: l.steps,
+    secs: l.secs,
+    rate: l.steps / l.secs,
+    calls: [...l.counts]
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, c]) => `${k} ${(c / l.steps).toFixed(2)}`)
+      .join(', '),
+  }))
+  await svc.close()
+  return { rows, opened, openSeconds, after }
+}
+
+const lat = await latency()
+const mon = await monitoring()
+
+console.log(
+  `\nworker benchmarks: SQLite, server + worker in one process, node ${process.version}, ${availableParallelism()} cores\n`,
+)
+console.log(
+  `Accept-to-venue latency: venue receipt minus 202 arrival at the client (sequential gap ${GAP_MS} ms ±50 %, worker idleMs 250, batch 16); spans per burst or run from its first 202 (median of bursts)\n`,
+)
+console.log(
+  '| orders | n | min ms | p50 ms | p99 ms | max ms | 202s span ms | all at venue ms | non-202 | missing |',
+)
+console.log('|---|---|---|---|---|---|---|---|---|---|')
+for (const r of lat) {
+  console.log(
+    `| ${r.name} | ${r.n} | ${ms(r.min)} | ${ms(r.p50)} | ${ms(r.p99)} | ${ms(r.max)} | ${ms(r.accepted)} | ${ms(r.atVenue)} | ${r.non202} | ${r.missing} |`,
+  )
+}
+console.log(
+  `\nMonitoring: ${TASKS} running tasks (${TASK_OWNERS} owners, hl BTC / aster BTCUSDT), batch ${BATCH}, all due each pass, the three loops interleaved in 1 s slices; opening them took ${mon.openSeconds.toFixed(1)} s\n`,
+)
+console.log('| loop | steps | s | steps/s | ms/step | vs no-op |')
+console.log('|---|---|---|---|---|---|')
+for (const r of mon.rows) {
+  console.log(
+    `| ${r.name} | ${r.steps} | ${r.secs.toFixed(1)} | ${Math.round(r.rate)} | ${(1000 / r.rate).toFixed(2)} | ${(r.rate / mon.rows[0].rate).toFixed(2)} |`,
+  )
+}
+console.log('\nstore calls per step:')
+for (const r of mon.rows) console.log(`- ${r.name}: ${r.calls}`)
+console.log(
+  `\ntask statuses after monitoring: ${JSON.stringify(mon.after)}; worker errors logged: ${workerErrors}`,
+)

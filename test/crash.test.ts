@@ -1,0 +1,286 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { rmSync } from 'node:fs'
+import { dirname } from 'node:path'
+import {
+  type PerpOrderRecord,
+  roundPrice,
+  TERMINAL_ORDER_STATUSES,
+  VENUES,
+  type VenueId,
+} from '@dn/core'
+import {
+  createSimVenues,
+  type FaucetServer,
+  type SimVenues,
+  startFaucetServer,
+} from '@dn/venues'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { bundleCli } from './support/bundleCli.js'
+import {
+  bindVenues,
+  call,
+  createOwnerWithKey,
+  dialects,
+  startTestService,
+  type TestOwner,
+  type TestService,
+} from './support/testService.js'
+import { newWallet } from './support/wallet.js'
+
+const ORDERS = 200
+const LEASE_MS = 1_500
+const MASTER_HEX = '07'.repeat(32)
+
+// A seeded generator, so a failing run can be replayed from its seed.
+function rng(seed: number) {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/**
+ * Real `dn worker` processes are SIGKILLed at random points while 200
+ * orders go through a venue that adds latency, rejects, and times out after
+ * accepting. Afterwards: no client order id reached a venue twice, and no
+ * order is left anywhere but a final state or `unknown`.
+ */
+describe.each(dialects())('worker crashes (%s)', (dialect) => {
+  const workersN = dialect === 'postgres' ? 2 : 1
+  const seed = Number(process.env.DN_CRASH_SEED ?? Date.now() % 100_000)
+  const random = rng(seed)
+  let cli: string
+  let venues: SimVenues
+  let sim: FaucetServer
+  let svc: TestService
+  let owner: TestOwner
+  const children = new Set<ChildProcess>()
+  let kills = 0
+  const attempts = new Map<string, number>()
+
+  function spawnWorker(i: number): ChildProcess {
+    const db =
+      dialect === 'postgres'
+        ? (process.env.DN_TEST_PG_URL as string)
+        : `sqlite:${svc.dbFile}`
+    const child = spawn(
+      process.execPath,
+      [
+        cli,
+        'worker',
+        '--db',
+        db,
+        '--sim-url',
+        sim.url,
+        '--lease-ms',
+        String(LEASE_MS),
+      ],
+      {
+        env: {
+          ...process.env,
+          DN_MASTER_KEY: MASTER_HEX,
+          DN_WORKER_ID: `crash-${i}-${randomUUID().slice(0, 8)}`,
+          ...(svc.pgSchema ? { DN_DB_SCHEMA: svc.pgSchema } : {}),
+        },
+        stdio: ['ignore', 'ignore', 'ignore'],
+      },
+    )
+    children.add(child)
+    child.once('exit', () => children.delete(child))
+    return child
+  }
+
+  beforeAll(async () => {
+    cli = await bundleCli()
+    venues = createSimVenues({ seed })
+    for (const v of VENUES) {
+      const a = venues.adapters[v]
+      const place = a.place.bind(a)
+      // every attempt the venue sees, even ones it refuses as duplicates
+      ;(a as { place: typeof place }).place = (c, o) => {
+        attempts.set(o.clientOrderId, (attempts.get(o.clientOrderId) ?? 0) + 1)
+        return place(c, o)
+      }
+    }
+    sim = await startFaucetServer({ venues, port: 0 })
+    svc = await startTestService({
+      dialect,
+      markets: venues.marketData,
+      rateLimit: 100_000,
+    })
+    const wallet = newWallet()
+    const index: Partial<Record<VenueId, string>> = {}
+    for (const v of VENUES)
+      index[v] = String(
+        venues.faucet(v, wallet.address.toLowerCase(), 10_000_000).accountIndex,
+      )
+    await bindVenues(svc.store, wallet.address, VENUES, index)
+    owner = await createOwnerWithKey(svc, {
+      wallet,
+      bound: [],
+      maxSizeUsd: 1_000_000,
+    })
+    for (const v of VENUES) {
+      venues.exchanges[v].setFaults({
+        latencyMs: 5,
+        rejectRate: 0.05,
+        timeoutAfterAcceptRate: 0.1,
+      })
+    }
+  }, 120_000)
+
+  afterAll(async () => {
+    for (const c of children) c.kill('SIGKILL')
+    await sim?.close()
+    await svc?.close()
+    if (cli) rmSync(dirname(cli), { recursive: true, force: true })
+  })
+
+  test(`${ORDERS} order lifecycles with SIGKILLed workers (${workersN} at a time)`, async () => {
+    const slots = Array.from({ length: workersN }, (_, i) => spawnWorker(i))
+    let chaos = true
+    const killer = (async () => {
+      while (chaos) {
+        // long enough for a restarted worker to get going, short enough to
+        // land kills in the middle of submissions
+        await sleep(400 + random() * 1_200)
+        if (!chaos) break
+        const i = Math.floor(random() * slots.length)
+        slots[i]?.kill('SIGKILL')
+        kills++
+        slots[i] = spawnWorker(i)
+      }
+    })()
+
+    const markets: [VenueId, string][] = [
+      ['hl', 'SOL'],
+      ['aster', 'SOLUSDT'],
+      ['lighter', 'SOL'],
+      ['lighter-mainnet', 'ETH'],
+    ]
+    const ids: string[] = []
+    for (let n = 0; n < ORDERS; n++) {
+      const [venue, market] = markets[n % markets.length] as [VenueId, string]
+      const quote = await venues.marketData.quote(venue, market)
+      const rules = await venues.marketData.rules(venue, market)
+      const side = random() < 0.5 ? 'long' : 'short'
+      const minBase = Math.max(Number(rules?.minBase), 12 / Number(quote.mark))
+      const step = Number(rules?.sizeStep)
+      const sizeBase = Math.ceil((minBase * (1 + random())) / step) * step
+      const limit = random() < 0.4
+      const away = side === 'long' ? 1 - random() * 0.002 : 1 + random() * 0.002
+      const limitPrice = rules
+        ? Number(roundPrice(rules, Number(quote.mark) * away, 'down').toFixed())
+        : 0
+      const body = limit
+        ? {
+            venue,
+            market,
+            side,
+            orderType: 'limit',
+            sizeBase: Number(sizeBase.toFixed(8)),
+            limitPrice,
+            expirySeconds: 5,
+          }
+        : {
+            venue,
+            market,
+            side,
+            orderType: 'market',
+            sizeBase: Number(sizeBase.toFixed(8)),
+          }
+      const res = await call(svc, 'POST', '/v1/perp/orders', {
+        key: owner.apiKey,
+        body,
+      })
+      expect(res.status, res.text).toBe(202)
+      ids.push(res.body.orderId)
+      await sleep(random() * 60)
+    }
+    await sleep(3_000)
+    chaos = false
+    await killer
+
+    // let the surviving workers finish: every order final, or unknown and
+    // truly absent at the venue (an unknown the venue knows is reconciled)
+    const venueView = (o: PerpOrderRecord) =>
+      venues.adapters[o.venue].order(
+        {
+          owner: owner.owner,
+          venue: o.venue,
+          accountIndex: String(
+            venues.exchanges[o.venue].accountIndex(owner.owner),
+          ),
+          credentialRef: null,
+          secret: null,
+        },
+        o.market,
+        o.clientOrderId,
+      )
+    const deadline = Date.now() + 60_000
+    let orders: PerpOrderRecord[] = []
+    for (;;) {
+      orders = (await Promise.all(
+        ids.map((id) => svc.store.orders.get(id)),
+      )) as PerpOrderRecord[]
+      const busy: PerpOrderRecord[] = []
+      for (const o of orders) {
+        if (
+          o.status === 'unknown'
+            ? (await venueView(o)) !== null
+            : !TERMINAL_ORDER_STATUSES.includes(o.status)
+        )
+          busy.push(o)
+      }
+      if (busy.length === 0 || Date.now() > deadline) break
+      await sleep(250)
+    }
+    for (const c of slots) c?.kill('SIGTERM')
+
+    const byStatus: Record<string, number> = {}
+    for (const o of orders) byStatus[o.status] = (byStatus[o.status] ?? 0) + 1
+    console.info(
+      `crash run (${dialect}, seed ${seed}): ${kills} kills, ${attempts.size} client order ids sent, ${JSON.stringify(byStatus)}`,
+    )
+    expect(ids.length).toBeGreaterThan(ORDERS * 0.9)
+    expect(kills).toBeGreaterThan(5)
+    const stuck = orders.filter(
+      (o) =>
+        !TERMINAL_ORDER_STATUSES.includes(o.status) && o.status !== 'unknown',
+    )
+    expect(
+      stuck.map((o) => `${o.id} ${o.status}`),
+      `seed ${seed}`,
+    ).toEqual([])
+    for (const v of VENUES) {
+      for (const [cloid, n] of venues.exchanges[v].stats().byClientOrderId) {
+        expect(n, `${v} ${cloid} placed ${n} times (seed ${seed})`).toBe(1)
+      }
+    }
+    // no client order id was even offered to a venue twice
+    const twice = [...attempts].filter(([, n]) => n > 1)
+    expect(twice, `seed ${seed}`).toEqual([])
+    expect(orders.filter((o) => /duplicate/i.test(o.error ?? ''))).toEqual([])
+    // our record agrees with the venue's for every order the venue has
+    for (const o of orders) {
+      const seen = await venueView(o)
+      if (o.status === 'unknown') {
+        expect(
+          seen,
+          `unknown ${o.id} exists at the venue (seed ${seed})`,
+        ).toBeNull()
+      } else if (seen) {
+        expect(o.filledBase, `${o.id} fills (seed ${seed})`).toBe(
+          seen.filledBase,
+        )
+      }
+    }
+  }, 180_000)
+})
