@@ -58,9 +58,7 @@ export function createSimRpcAdapter(o: SimRpcAdapterOptions): VenueAdapter {
         signal: AbortSignal.timeout(o.timeout ?? 5_000),
       })
     } catch (err) {
-      const refused =
-        (err as { cause?: { code?: string } }).cause?.code === 'ECONNREFUSED'
-      if (refused || method !== 'place') {
+      if (neverSent(err) || method !== 'place') {
         throw new VenueUnavailableError(
           `${o.venue} sim unreachable: ${String(err)}`,
           { cause: err },
