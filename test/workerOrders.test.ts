@@ -120,6 +120,38 @@ describe.each(dialects())(
       expect(order.cancelRequestedAt).not.toBeNull()
     })
 
+    test('partially filled at the touch, then cancelled with its fills kept', async () => {
+      const quote = await bed.venues.marketData.quote('aster', 'SOLUSDT')
+      const top = bed.venues.exchanges.aster.book('SOLUSDT').asks[0]
+      const topSize = String(top?.size)
+      const size = Number(topSize) * 2
+      const id = await place({
+        venue: 'aster',
+        market: 'SOLUSDT',
+        side: 'long',
+        orderType: 'limit',
+        sizeBase: size,
+        limitPrice: Number(quote.ask),
+      })
+      await bed.drain()
+      const partial = await get(id)
+      expect(partial).toMatchObject({
+        status: 'partially_filled',
+        filledBase: topSize,
+        averagePrice: quote.ask,
+        venueStatus: 'PARTIALLY_FILLED',
+      })
+      await call(bed.svc, 'POST', `${ORDERS}/${id}/cancel`, {
+        key: o.apiKey,
+        body: {},
+      })
+      await bed.drain()
+      expect(await get(id)).toMatchObject({
+        status: 'cancelled',
+        filledBase: topSize,
+      })
+    })
+
     test('resting order expires: the worker cancels it at its lifetime', async () => {
       const mark = Number((await bed.venues.marketData.quote('hl', 'ETH')).mark)
       const id = await place({

@@ -197,6 +197,21 @@ describe.each(dialects())(
       expect(failed.longSize).toBe('0')
     })
 
+    test('venue outage while opening: retried and reported, then opened', async () => {
+      const id = await create()
+      bed.venues.exchanges.lighter.setFaults({ outage: true })
+      await bed.drain()
+      const waiting = await get(id)
+      expect(waiting.status).toBe('pending')
+      expect(waiting.error).toMatch(/unreachable/)
+      bed.venues.exchanges.lighter.setFaults({ outage: false })
+      await bed.advance(3_000)
+      expect(await get(id)).toMatchObject({ status: 'running', error: null })
+      await post(id, 'close')
+      await bed.drain()
+      expect((await get(id)).status).toBe('closed')
+    })
+
     test('an uncertain leg is looked up by client order id, never doubled', async () => {
       bed.venues.exchanges.aster.setFaults({ timeoutAfterAcceptRate: 1 })
       const id = await create()
