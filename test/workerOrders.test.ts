@@ -1,3 +1,4 @@
+import { runWorkerRound } from '@dn/core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { call, dialects, type TestOwner } from './support/testService.js'
 import { startWorkerBed, type WorkerBed } from './support/workerHarness.js'
@@ -150,6 +151,31 @@ describe.each(dialects())(
         status: 'cancelled',
         filledBase: topSize,
       })
+    })
+
+    test('two orders on one account and market go one at a time', async () => {
+      const a = await place({
+        venue: 'lighter-mainnet',
+        market: 'BTC',
+        side: 'long',
+        orderType: 'market',
+        sizeBase: 0.001,
+      })
+      const b = await place({
+        venue: 'lighter-mainnet',
+        market: 'BTC',
+        side: 'long',
+        orderType: 'market',
+        sizeBase: 0.001,
+      })
+      await runWorkerRound(bed.worker)
+      const first = [(await get(a)).status, (await get(b)).status].sort()
+      expect(first).toEqual(['filled', 'pending'])
+      await bed.advance(500)
+      expect([(await get(a)).status, (await get(b)).status]).toEqual([
+        'filled',
+        'filled',
+      ])
     })
 
     test('resting order expires: the worker cancels it at its lifetime', async () => {

@@ -18,8 +18,9 @@ const ENTRIES: Record<string, string> = {
  * Third-party packages stay external and load from node_modules.
  */
 export async function bundleCli(): Promise<string> {
-  // inside the repository so the external imports resolve from node_modules
-  const dir = join(root, 'node_modules', '.cache', 'dn-test')
+  // inside the cli package so external imports resolve as dist/main.js's do
+  // (its own node_modules first: commander 14, not a hoisted older copy)
+  const dir = join(root, 'packages', 'cli', 'node_modules', '.cache', 'dn-test')
   mkdirSync(dir, { recursive: true })
   const outfile = join(mkdtempSync(join(dir, 'cli-')), 'dn.mjs')
   await build({

@@ -14,7 +14,10 @@ export async function openStore(
   if (db && /^postgres(ql)?:\/\//.test(db)) {
     const { createPostgresStore } = await import('@dn/core/postgres')
     const schema = process.env.DN_DB_SCHEMA
-    return createPostgresStore({ connectionString: db, ...(schema ? { schema } : {}) })
+    return createPostgresStore({
+      connectionString: db,
+      ...(schema ? { schema } : {}),
+    })
   }
   const filename = db?.startsWith('sqlite:')
     ? db.slice('sqlite:'.length)

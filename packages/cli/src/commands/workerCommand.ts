@@ -18,6 +18,11 @@ import { type CommonFlags, onShutdown, openRuntime } from '../runtimeConfig.js'
 export function registerWorkerCommands(program: Command): void {
   const worker = program
     .command('worker')
+    .description(
+      'run a worker (`dn worker`), or fence every worker (`dn worker fence`)',
+    )
+  worker
+    .command('run', { isDefault: true })
     .description('run a worker that executes tasks and orders')
     .option(
       '--data <dir>',

@@ -149,10 +149,10 @@ async function submit(step: Step): Promise<number | null> {
     throw err
   }
   const lock = `${order.owner}|${order.venue}|${order.market}`
+  // one holder per work item: two items of one worker must not share it
+  const holder = `${deps.workerId}|order|${order.id}`
   const iso = msToIso(now)
-  if (
-    !(await deps.store.locks.acquire(lock, deps.workerId, iso, deps.leaseMs))
-  ) {
+  if (!(await deps.store.locks.acquire(lock, holder, iso, deps.leaseMs))) {
     // another operation on this account and market is in flight
     return now + 200
   }
@@ -198,7 +198,7 @@ async function submit(step: Step): Promise<number | null> {
     }
     return apply(step, placed)
   } finally {
-    await deps.store.locks.release(lock, deps.workerId)
+    await deps.store.locks.release(lock, holder)
   }
 }
 

@@ -46,13 +46,15 @@ export async function withLegLocks(
   const names = (['long', 'short'] as const).map(
     (l) => `${task.owner}|${venueOf(task, l)}|${marketOf(task, l)}`,
   )
+  // one holder per work item: two items of one worker must not share it
+  const holder = `${deps.workerId}|task|${task.id}`
   const held: string[] = []
   try {
     for (const name of names) {
       if (
         !(await deps.store.locks.acquire(
           name,
-          deps.workerId,
+          holder,
           msToIso(now),
           deps.leaseMs,
         ))
@@ -63,6 +65,6 @@ export async function withLegLocks(
     }
     return await fn()
   } finally {
-    for (const name of held) await deps.store.locks.release(name, deps.workerId)
+    for (const name of held) await deps.store.locks.release(name, holder)
   }
 }
