@@ -10,6 +10,7 @@ import { perpOrderRoutes } from './routes/perpOrderRoutes.js'
 import { requestLogRoutes } from './routes/requestLogRoutes.js'
 import { serviceRoutes } from './routes/serviceRoutes.js'
 import { taskRoutes } from './routes/taskRoutes.js'
+import { venueBindingRoutes } from './routes/venueBindingRoutes.js'
 import type { ServerDeps } from './serverDeps.js'
 
 class MethodNotAllowedError extends AppError {
@@ -22,11 +23,12 @@ class MethodNotAllowedError extends AppError {
 /** Every route the service serves. */
 export function allRoutes(deps: ServerDeps): Route[] {
   return [
-    ...serviceRoutes(),
+    ...serviceRoutes(deps.authDomain),
     ...taskRoutes(deps),
     ...perpOrderRoutes(deps),
     ...requestLogRoutes(deps),
     ...apiKeyRoutes(deps),
+    ...venueBindingRoutes(deps),
   ]
 }
 

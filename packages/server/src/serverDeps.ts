@@ -1,4 +1,11 @@
-import type { CommandDeps, RateLimiter } from '@dn/core'
+import type {
+  BindingConfig,
+  CommandDeps,
+  RateLimiter,
+  Secrets,
+  VenueBinder,
+  VenueId,
+} from '@dn/core'
 import type { Logger } from './logger.js'
 import type { RequestLogWriter } from './requestLogWriter.js'
 
@@ -15,4 +22,12 @@ export interface ServerDeps extends CommandDeps {
   readonly logger: Logger
   /** batches request-log rows */
   readonly requestLogs: RequestLogWriter
+  /** venue binding; without it the binding routes answer 503 */
+  readonly binding?:
+    | {
+        readonly binders: Readonly<Record<VenueId, VenueBinder>>
+        readonly secrets: Secrets
+        readonly config: BindingConfig
+      }
+    | undefined
 }

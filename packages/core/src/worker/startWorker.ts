@@ -1,5 +1,9 @@
 import { FencedOutError } from '../errors/worker.js'
 import { msToIso } from '../util/time.js'
+import {
+  ACTIVE_BATCH_STATUSES,
+  processBindingBatch,
+} from './processBindingBatch.js'
 import { ACTIVE_ORDER_STATUSES, processPerpOrder } from './processPerpOrder.js'
 import { ACTIVE_TASK_STATUSES, processTask } from './processTask.js'
 import { WORK_CHANNEL, type WorkerDeps } from './workerDeps.js'
@@ -21,13 +25,18 @@ export async function runWorkerRound(
     leaseMs: deps.leaseMs,
     limit: batch,
   }
-  const [orders, tasks] = await Promise.all([
+  const [orders, tasks, batches] = await Promise.all([
     deps.store.orders.claim({ ...claim, statuses: ACTIVE_ORDER_STATUSES }),
     deps.store.tasks.claim({ ...claim, statuses: ACTIVE_TASK_STATUSES }),
+    deps.store.bindingBatches.claim({
+      ...claim,
+      statuses: ACTIVE_BATCH_STATUSES,
+    }),
   ])
   const work = [
     ...orders.map((o) => () => processPerpOrder(deps, o)),
     ...tasks.map((t) => () => processTask(deps, t)),
+    ...batches.map((b) => () => processBindingBatch(deps, b)),
   ]
   const results = await Promise.allSettled(work.map((w) => w()))
   for (const r of results) {

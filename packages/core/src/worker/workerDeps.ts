@@ -3,6 +3,7 @@ import type { Clock } from '../ports/clock.js'
 import type { Secrets } from '../ports/secrets.js'
 import type { Store } from '../ports/store.js'
 import type { VenueAdapter } from '../ports/venueAdapter.js'
+import type { VenueBinder } from '../ports/venueBinder.js'
 
 export interface WorkerLogger {
   info(msg: string, fields?: Record<string, unknown>): void
@@ -14,6 +15,8 @@ export interface WorkerDeps {
   readonly store: Store
   readonly clock: Clock
   readonly adapters: Readonly<Record<VenueId, VenueAdapter>>
+  /** venue binders; a worker without them leaves binding jobs to others */
+  readonly binders?: Readonly<Record<VenueId, VenueBinder>> | undefined
   readonly secrets: Secrets
   readonly workerId: string
   /** how long a claim is held before another worker may take it */

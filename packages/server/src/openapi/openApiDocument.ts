@@ -1,4 +1,8 @@
-import { IdempotencyKeySchema, UuidSchema } from '@dn/core'
+import {
+  DEFAULT_BINDING_AUTH_DOMAIN,
+  IdempotencyKeySchema,
+  UuidSchema,
+} from '@dn/core'
 import type * as v from 'valibot'
 import {
   componentSchemas,
@@ -172,7 +176,10 @@ function operation(route: RouteSpec): Json {
  * @example
  * const body = JSON.stringify(buildOpenApiDocument())
  */
-export function buildOpenApiDocument(): Record<string, unknown> {
+export function buildOpenApiDocument(
+  options: { readonly bindingAuthDomain?: string } = {},
+): Record<string, unknown> {
+  const domain = options.bindingAuthDomain ?? DEFAULT_BINDING_AUTH_DOMAIN
   const paths: Record<string, Json> = {}
   const routes: readonly RouteSpec[] = ROUTES
   for (const route of routes) {
@@ -188,7 +195,16 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       description:
         'Opens, monitors, resizes and closes paired positions, places ' +
         'direct perpetual orders and binds venue accounts to a wallet. ' +
-        'HTTP 202 only acknowledges a command; poll to observe execution.',
+        'HTTP 202 only acknowledges a command; poll to observe execution. ' +
+        'Wallet authorizations are EIP-191 personal_sign over four lines: ' +
+        '`service venue binding v1`, ' +
+        `\`domain=${domain}\`, ` +
+        '`action=<prepare|read|create_api_key|list_api_keys|revoke_api_key>`, ' +
+        '`payload=<canonical JSON>` (keys sorted, no whitespace, owner ' +
+        'lowercased), joined by newlines, no trailing newline. Signatures ' +
+        'are recovered offline (EOA); smart-contract wallets are not ' +
+        'accepted.',
+      'x-binding-auth-domain': domain,
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     tags: TAGS,

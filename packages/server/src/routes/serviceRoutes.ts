@@ -3,7 +3,7 @@ import { buildOpenApiDocument } from '../openapi/openApiDocument.js'
 import type { Route } from '../router.js'
 
 /** Public routes: liveness of this process and the contract document. */
-export function serviceRoutes(): Route[] {
+export function serviceRoutes(bindingAuthDomain?: string): Route[] {
   let openApi: string | undefined
   return [
     {
@@ -15,7 +15,11 @@ export function serviceRoutes(): Route[] {
       method: 'GET',
       pattern: '/openapi.json',
       handler: async () => {
-        openApi ??= JSON.stringify(buildOpenApiDocument())
+        openApi ??= JSON.stringify(
+          buildOpenApiDocument(
+            bindingAuthDomain === undefined ? {} : { bindingAuthDomain },
+          ),
+        )
         return { status: 200, body: openApi }
       },
     },

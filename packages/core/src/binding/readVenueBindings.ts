@@ -1,0 +1,44 @@
+import { verifyWalletSignature } from '../auth/verifyWalletSignature.js'
+import { AppError } from '../errors/appError.js'
+import {
+  bindingBatchView,
+  type VenueBindingBatchView,
+} from './bindingBatchView.js'
+import { BindingRouteError } from './bindingRouteError.js'
+import type { BindingDeps } from './prepareVenueBindings.js'
+import { loadBatch } from './submitVenueBindings.js'
+
+/**
+ * Reads a batch for the wallet that signed `read` over {owner, bindingId,
+ * expiresAt}; the signature may be reused for this binding until it
+ * expires. Another wallet's batch is a 404, as if it did not exist.
+ */
+export async function readVenueBindings(
+  deps: Pick<BindingDeps, 'store' | 'clock' | 'authDomain'>,
+  bindingId: string,
+  auth: { owner: string; expiresAt: number; signature: string },
+): Promise<VenueBindingBatchView> {
+  const owner = auth.owner.toLowerCase()
+  await verifyWalletSignature({
+    domain: deps.authDomain,
+    action: 'read',
+    owner,
+    payload: { owner, bindingId, expiresAt: auth.expiresAt },
+    signature: auth.signature,
+    expiresAt: auth.expiresAt,
+    nowMs: deps.clock.now(),
+  }).catch((err: unknown) => {
+    throw err instanceof AppError
+      ? new BindingRouteError(401, err.code, err.message)
+      : err
+  })
+  const batch = await loadBatch(deps, bindingId)
+  if (batch.owner !== owner) {
+    throw new BindingRouteError(
+      404,
+      'binding_not_found',
+      `binding ${bindingId} not found`,
+    )
+  }
+  return bindingBatchView(batch, deps.clock.now())
+}

@@ -1,0 +1,140 @@
+import type {
+  BindingBatchRecord,
+  BindingVenueEntry,
+} from '../domain/bindingBatch.js'
+import { msToIso } from '../util/time.js'
+import {
+  bindingBatchView,
+  type VenueBindingBatchView,
+} from './bindingBatchView.js'
+import { BindingRouteError } from './bindingRouteError.js'
+import { deriveBatchStatus } from './bindingStatus.js'
+import type { BindingDeps } from './prepareVenueBindings.js'
+
+export interface SubmittedSignature {
+  readonly requestId: string
+  readonly signature: string
+}
+
+/** Loads a batch or answers 404. */
+export async function loadBatch(
+  deps: Pick<BindingDeps, 'store'>,
+  bindingId: string,
+): Promise<BindingBatchRecord> {
+  const batch = await deps.store.bindingBatches.get(bindingId)
+  if (!batch)
+    throw new BindingRouteError(
+      404,
+      'binding_not_found',
+      `binding ${bindingId} not found`,
+    )
+  return batch
+}
+
+/**
+ * Checks every signature against its issued request (it must recover to
+ * the batch owner). Unknown or repeated request ids, and a different
+ * signature for an already accepted request, are conflicts.
+ */
+export async function checkSignatures(
+  deps: Pick<BindingDeps, 'binders'>,
+  batch: BindingBatchRecord,
+  signatures: readonly SubmittedSignature[],
+): Promise<void> {
+  const seen = new Set<string>()
+  for (const s of signatures) {
+    if (seen.has(s.requestId)) {
+      throw new BindingRouteError(
+        409,
+        'duplicate_request_id',
+        `${s.requestId} appears twice`,
+      )
+    }
+    seen.add(s.requestId)
+    const venue = batch.venues.find((v) =>
+      v.requests.some((r) => r.requestId === s.requestId),
+    )
+    const request = venue?.requests.find((r) => r.requestId === s.requestId)
+    if (!venue || !request) {
+      throw new BindingRouteError(
+        409,
+        'unknown_request_id',
+        `${s.requestId} is not a sign request of this binding`,
+      )
+    }
+    const accepted = venue.signatures[s.requestId]
+    if (
+      accepted !== undefined &&
+      accepted.toLowerCase() !== s.signature.toLowerCase()
+    ) {
+      throw new BindingRouteError(
+        409,
+        'signature_already_accepted',
+        `a signature for ${s.requestId} was already accepted and cannot be replaced`,
+      )
+    }
+    if (
+      !(await deps.binders[venue.target.venue].verify(
+        request,
+        s.signature,
+        batch.owner,
+      ))
+    ) {
+      throw new BindingRouteError(
+        403,
+        'signature_mismatch',
+        `the signature for ${s.requestId} does not recover to ${batch.owner}`,
+      )
+    }
+  }
+}
+
+/**
+ * Accepts signatures durably. A venue whose requests are all signed is
+ * queued for the binding worker; an incomplete subset waits for the rest.
+ */
+export async function submitVenueBindings(
+  deps: Pick<BindingDeps, 'store' | 'clock' | 'binders'>,
+  bindingId: string,
+  signatures: readonly SubmittedSignature[],
+): Promise<VenueBindingBatchView> {
+  const batch = await loadBatch(deps, bindingId)
+  const now = deps.clock.now()
+  if (Date.parse(batch.expiresAt) <= now) {
+    throw new BindingRouteError(
+      410,
+      'binding_expired',
+      'this binding session has expired; prepare a new one',
+    )
+  }
+  await checkSignatures(deps, batch, signatures)
+  const venues: BindingVenueEntry[] = batch.venues.map((v) => {
+    const mine = signatures.filter((s) =>
+      v.requests.some((r) => r.requestId === s.requestId),
+    )
+    if (mine.length === 0 || v.status !== 'awaiting_signatures') return v
+    const all = { ...v.signatures }
+    for (const s of mine) all[s.requestId] = s.signature
+    const complete = v.requests.every((r) => r.requestId in all)
+    return { ...v, signatures: all, status: complete ? 'queued' : v.status }
+  })
+  const status = deriveBatchStatus(venues)
+  const updated = await deps.store.bindingBatches.update(
+    batch.id,
+    {
+      venues,
+      status,
+      ...(status === 'processing' ? { nextCheckAt: null } : {}),
+      updatedAt: msToIso(now),
+    },
+    { fence: batch.fence },
+  )
+  if (!updated) {
+    throw new BindingRouteError(
+      409,
+      'binding_busy',
+      'the binding changed while submitting; retry with the same Idempotency-Key',
+    )
+  }
+  return bindingBatchView(updated, now)
+}

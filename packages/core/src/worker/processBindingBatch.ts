@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto'
+import { deriveBatchStatus } from '../binding/bindingStatus.js'
+import { pendingCredentialAad } from '../binding/prepareVenueBindings.js'
+import type {
+  BindingBatchRecord,
+  BindingBatchStatus,
+  BindingVenueEntry,
+} from '../domain/bindingBatch.js'
+import { VenueUnavailableError } from '../errors/venue.js'
+import { FencedOutError } from '../errors/worker.js'
+import { msToIso } from '../util/time.js'
+import { credentialAad } from './resolveCredential.js'
+import type { WorkerDeps } from './workerDeps.js'
+
+/** Batches the binding worker claims (awaiting ones only to expire them). */
+export const ACTIVE_BATCH_STATUSES: readonly BindingBatchStatus[] = [
+  'awaiting_signatures',
+  'processing',
+]
+
+const RETRY_MS = 2_000
+/** A retryable failure is tried this many times before it is final. */
+const MAX_ATTEMPTS = 5
+
+/**
+ * Carries out a claimed batch: each queued (or confirming) venue is
+ * completed through its binder, which sends the signed authorizations and
+ * confirms them at the venue; only then is the credential stored, encrypted
+ * under the owner's binding. Unsigned venues past the session end expire.
+ * A venue whose outcome is uncertain stays `confirming`, even past expiry.
+ */
+export async function processBindingBatch(
+  deps: WorkerDeps,
+  batch: BindingBatchRecord,
+): Promise<void> {
+  const binders = deps.binders
+  const now = deps.clock.now()
+  const expired = Date.parse(batch.expiresAt) <= now
+  let again = false
+  const venues: BindingVenueEntry[] = []
+  for (const v of batch.venues) {
+    if (v.status === 'awaiting_signatures' && expired) {
+      venues.push({
+        ...v,
+        status: 'expired',
+        code: 'binding_expired',
+        retryable: false,
+      })
+      continue
+    }
+    if (v.status !== 'queued' && v.status !== 'confirming') {
+      venues.push(v)
+      continue
+    }
+    if (!binders) {
+      // this worker cannot bind; leave it for one that can
+      venues.push(v)
+      again = true
+      continue
+    }
+    const venue = v.target.venue
+    const secret = deps.secrets.decrypt(
+      v.credentialCiphertext ?? '',
+      pendingCredentialAad(batch.id, venue),
+    )
+    let result: Awaited<ReturnType<(typeof binders)[typeof venue]['complete']>>
+    try {
+      result = await binders[venue].complete(batch.owner, {
+        target: v.target,
+        requests: v.requests,
+        signatures: v.signatures,
+        credentialRef: v.credentialRef ?? '',
+        secret,
+        context: v.context,
+      })
+    } catch (err) {
+      if (!(err instanceof VenueUnavailableError)) throw err
+      // the authorization may or may not have reached the venue
+      result = { outcome: 'confirming' }
+    }
+    if (result.outcome === 'bound') {
+      const at = msToIso(deps.clock.now())
+      await deps.store.bindings.upsert({
+        id: randomUUID(),
+        owner: batch.owner,
+        venue,
+        status: 'bound',
+        accountIndex:
+          v.target.accountIndex === undefined
+            ? null
+            : String(v.target.accountIndex),
+        credentialRef: v.credentialRef,
+        credentialCiphertext: deps.secrets.encrypt(
+          secret,
+          credentialAad(batch.owner, venue),
+        ),
+        createdAt: at,
+        updatedAt: at,
+      })
+      venues.push({ ...v, status: 'bound', code: null, retryable: null })
+    } else if (result.outcome === 'confirming') {
+      venues.push({ ...v, status: 'confirming' })
+      again = true
+    } else {
+      const attempts = Number(v.context.attempts ?? '0') + 1
+      const retry = result.retryable && attempts < MAX_ATTEMPTS
+      venues.push({
+        ...v,
+        status: retry ? 'queued' : 'failed',
+        code: result.code,
+        retryable: result.retryable,
+        context: { ...v.context, attempts: String(attempts) },
+      })
+      again ||= retry
+    }
+  }
+  const status = deriveBatchStatus(venues)
+  const nextCheck = again
+    ? now + RETRY_MS
+    : status === 'awaiting_signatures'
+      ? Date.parse(batch.expiresAt)
+      : null
+  const saved = await deps.store.bindingBatches.update(
+    batch.id,
+    {
+      venues,
+      status,
+      leaseOwner: null,
+      leaseExpiresAt: null,
+      nextCheckAt: nextCheck === null ? null : msToIso(nextCheck),
+      updatedAt: msToIso(deps.clock.now()),
+    },
+    { fence: batch.fence },
+  )
+  if (!saved) throw new FencedOutError(`binding ${batch.id}`)
+}

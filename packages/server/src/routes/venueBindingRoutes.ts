@@ -1,0 +1,151 @@
+import {
+  bindingBatchView,
+  ConflictError,
+  checkSignatures,
+  isAppError,
+  loadBatch,
+  msToIso,
+  normalizeIdempotencyKey,
+  PrepareVenueBindingsBody,
+  parseInput,
+  prepareVenueBindings,
+  readVenueBindings,
+  requestFingerprint,
+  SubmitVenueBindingsBody,
+  submitVenueBindings,
+  UnavailableError,
+  type VenueTarget,
+  WalletHeaders,
+  WORK_CHANNEL,
+} from '@dn/core'
+import { errorResponse } from '../http/errorResponse.js'
+import type { HttpResponse } from '../http/httpResponse.js'
+import { json } from '../http/httpResponse.js'
+import { readJsonBody } from '../http/readJsonBody.js'
+import { pathId, requireNoQuery } from '../http/requestInput.js'
+import type { Handler, RequestContext, Route } from '../router.js'
+import type { ServerDeps } from '../serverDeps.js'
+
+/**
+ * Binding routes answer errors as exactly `{code, error}` (the contract's
+ * BindingError), whatever raised them.
+ */
+function bindingRoute(
+  deps: ServerDeps,
+  handler: (ctx: RequestContext) => Promise<HttpResponse>,
+): Handler {
+  return async (ctx) => {
+    try {
+      return await handler(ctx)
+    } catch (err) {
+      const res = errorResponse(err, ctx.requestId, deps.logger)
+      const message = isAppError(err)
+        ? err.message
+        : (JSON.parse(res.body) as { error: string }).error
+      return {
+        ...res,
+        body: JSON.stringify({ code: res.code, error: message }),
+      }
+    }
+  }
+}
+
+function bindingDeps(deps: ServerDeps) {
+  if (!deps.binding) {
+    throw new UnavailableError(
+      'binding_unavailable',
+      'venue binding is not configured on this deployment',
+    )
+  }
+  return { ...deps, ...deps.binding }
+}
+
+export function venueBindingRoutes(deps: ServerDeps): Route[] {
+  return [
+    {
+      method: 'POST',
+      pattern: '/v1/venue-bindings/prepare',
+      handler: bindingRoute(deps, async (ctx) => {
+        requireNoQuery(ctx)
+        const body = parseInput(
+          PrepareVenueBindingsBody,
+          await readJsonBody(ctx.req),
+          'invalid_request',
+        )
+        const view = await prepareVenueBindings(bindingDeps(deps), {
+          owner: body.owner,
+          venues: body.venues as readonly VenueTarget[],
+          authorization: body.authorization,
+        })
+        return json(200, view)
+      }),
+    },
+    {
+      method: 'POST',
+      pattern: '/v1/venue-bindings/{bindingId}/submit',
+      handler: bindingRoute(deps, async (ctx) => {
+        const bindingId = pathId(ctx, 'bindingId')
+        requireNoQuery(ctx)
+        const raw = await readJsonBody(ctx.req)
+        const body = parseInput(SubmitVenueBindingsBody, raw, 'invalid_request')
+        const key = normalizeIdempotencyKey(ctx.req.headers['idempotency-key'])
+        const bd = bindingDeps(deps)
+        const scope = `binding:${bindingId}`
+        const fingerprint = requestFingerprint(ctx.method, ctx.path, raw)
+        const stored = await deps.store.idempotency.get(scope, key)
+        if (stored) {
+          if (stored.fingerprint !== fingerprint) {
+            throw new ConflictError(
+              'idempotency_key_reused',
+              'this Idempotency-Key was used for different signatures; reuse the original body',
+            )
+          }
+          // a replay answers the current state, and still checks signatures
+          const batch = await loadBatch(bd, bindingId)
+          await checkSignatures(bd, batch, body.signatures)
+          return {
+            ...json(202, bindingBatchView(batch, deps.clock.now())),
+            headers: { 'idempotent-replayed': 'true' },
+          }
+        }
+        const view = await submitVenueBindings(bd, bindingId, body.signatures)
+        const text = JSON.stringify(view)
+        await deps.store.idempotency.claim({
+          scope,
+          key,
+          method: ctx.method,
+          path: ctx.path,
+          fingerprint,
+          status: 202,
+          body: text,
+          createdAt: msToIso(deps.clock.now()),
+        })
+        if (view.status === 'processing') {
+          deps.store.notify(WORK_CHANNEL).catch(() => undefined)
+        }
+        return { status: 202, body: text }
+      }),
+    },
+    {
+      method: 'GET',
+      pattern: '/v1/venue-bindings/{bindingId}',
+      handler: bindingRoute(deps, async (ctx) => {
+        const bindingId = pathId(ctx, 'bindingId')
+        requireNoQuery(ctx)
+        const h = parseInput(
+          WalletHeaders,
+          ctx.req.headers,
+          'invalid_wallet_headers',
+        )
+        return json(
+          200,
+          await readVenueBindings(bindingDeps(deps), bindingId, {
+            owner: h['x-wallet-address'],
+            expiresAt: Number(h['x-wallet-expires-at']),
+            signature: h['x-wallet-signature'],
+          }),
+        )
+      }),
+    },
+  ]
+}
