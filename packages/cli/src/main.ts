@@ -1,5 +1,6 @@
 import { Command } from 'commander'
 import { registerUpCommands } from './commands/upCommand.js'
+import { registerWalletCommands } from './commands/walletCommands.js'
 import { registerWorkerCommands } from './commands/workerCommand.js'
 
 const program = new Command()
@@ -7,6 +8,7 @@ const program = new Command()
   .description('paired perpetual positions and direct perpetual orders')
 registerUpCommands(program)
 registerWorkerCommands(program)
+registerWalletCommands(program)
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(

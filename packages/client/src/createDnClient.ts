@@ -1,7 +1,9 @@
+import { bindVenues, readBinding } from './bindVenues.js'
 import { DnApiError, DnTimeoutError } from './errors.js'
 import { createTransport, type TransportOptions } from './transport.js'
 import type {
   ApiKey,
+  BindingTarget,
   CreatePerpOrder,
   CreateTask,
   ListQuery,
@@ -12,7 +14,12 @@ import type {
   Task,
   Venue,
 } from './types.js'
-import { type MessageSigner, newNonce, signWalletAction } from './walletAuth.js'
+import {
+  type MessageSigner,
+  newNonce,
+  signWalletAction,
+  type WalletSigner,
+} from './walletAuth.js'
 
 export interface DnClientOptions extends TransportOptions {
   /** BINDING_AUTH_DOMAIN of the service @default 'dn' */
@@ -186,6 +193,14 @@ export function createDnClient(o: DnClientOptions) {
         body: { owner, ...p, authorization: { nonce, expiresAt, signature } },
       })
     },
+    /** Binds venues for the wallet; resolves when every venue settled. */
+    bindVenues: (
+      signer: WalletSigner,
+      targets: readonly BindingTarget[],
+      opts?: Parameters<typeof bindVenues>[4],
+    ) => bindVenues(request, domain, signer, targets, opts),
+    readBinding: (signer: WalletSigner, bindingId: string) =>
+      readBinding(request, domain, signer, bindingId),
     async listApiKeys(signer: MessageSigner): Promise<ApiKey[]> {
       const owner = signer.address.toLowerCase()
       const expiresAt = expiry()

@@ -136,3 +136,53 @@ export interface ApiKey {
   createdAt: string
   revokedAt: string | null
 }
+
+export type BindingTarget =
+  | { venue: 'hl'; signatureChainId?: number; rebind?: boolean }
+  | { venue: 'aster'; rebind?: boolean }
+  | {
+      venue: 'lighter' | 'lighter-mainnet'
+      accountIndex: number
+      rebind?: boolean
+    }
+
+export type SignRequest =
+  | {
+      requestId: string
+      venue: Venue
+      action: string
+      method: 'personal_sign'
+      payload: { message: string }
+    }
+  | {
+      requestId: string
+      venue: Venue
+      action: string
+      method: 'eth_signTypedData_v4'
+      payload: {
+        domain: Record<string, unknown>
+        types: Record<string, { name: string; type: string }[]>
+        primaryType: string
+        message: Record<string, unknown>
+      }
+    }
+
+export interface VenueBindingBatch {
+  bindingId: string
+  owner: string
+  expiresAt: string
+  status:
+    | 'awaiting_signatures'
+    | 'processing'
+    | 'bound'
+    | 'partial_success'
+    | 'failed'
+  results: {
+    venue: Venue
+    sessionId: string | null
+    status: string
+    code?: string
+    retryable?: boolean
+  }[]
+  signRequests: SignRequest[]
+}

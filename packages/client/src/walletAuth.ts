@@ -6,6 +6,16 @@ export interface MessageSigner {
   signMessage(args: { message: string }): Promise<string>
 }
 
+/** A wallet that can also sign EIP-712 typed data (venue sign requests). */
+export interface WalletSigner extends MessageSigner {
+  signTypedData(args: {
+    domain: Record<string, unknown>
+    types: Record<string, readonly { name: string; type: string }[]>
+    primaryType: string
+    message: Record<string, unknown>
+  }): Promise<string>
+}
+
 /** Sorted keys, no whitespace: the payload form the service verifies. */
 export function canonicalJson(value: unknown): string {
   const sort = (v: unknown): unknown => {

@@ -1,6 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { ApiKeyRecord } from '../domain/apiKey.js'
+import type {
+  BindingBatchRecord,
+  BindingBatchStatus,
+  BindingVenueEntry,
+} from '../domain/bindingBatch.js'
 import type { IdempotencyRecord } from '../domain/idempotency.js'
 import type { Lease } from '../domain/lease.js'
 import type { PerpOrderRecord, PerpOrderStatus } from '../domain/perpOrder.js'
@@ -52,12 +57,16 @@ export function runStoreContract(
     taskTests(s)
     taskListTests(s)
     orderTests(s)
+    activeCountTests(s)
+    bindingBatchTests(s, databases)
     idempotencyTests(s)
     requestLogTests(s)
     rateLimitTests(s)
     nonceAndWorkerTests(s)
     transactionTests(s)
-    for (const kind of [taskKind, orderKind]) claimTests(databases, kind)
+    for (const kind of [taskKind, orderKind, batchKind]) {
+      claimTests(databases, kind)
+    }
     lockTests(s)
     notifyTests(s, databases)
   })
@@ -196,6 +205,81 @@ function order(over: Partial<PerpOrderRecord> = {}): PerpOrderRecord {
     leaseExpiresAt: null,
     fence: 0,
     nextCheckAt: null,
+    ...over,
+  }
+}
+
+/** A venue entry with nested typed-data requests and signatures. */
+function venueEntry(over: Partial<BindingVenueEntry> = {}): BindingVenueEntry {
+  return {
+    target: { venue: 'hl', signatureChainId: 42161, rebind: false },
+    status: 'awaiting_signatures',
+    sessionId: randomUUID(),
+    code: null,
+    retryable: null,
+    requests: [
+      {
+        requestId: randomUUID(),
+        venue: 'hl',
+        action: 'approveAgent',
+        method: 'eth_signTypedData_v4',
+        payload: {
+          domain: {
+            name: 'HyperliquidSignTransaction',
+            version: '1',
+            chainId: 42161,
+            verifyingContract: '0x0000000000000000000000000000000000000000',
+          },
+          types: {
+            'HyperliquidTransaction:ApproveAgent': [
+              { name: 'hyperliquidChain', type: 'string' },
+              { name: 'agentAddress', type: 'address' },
+              { name: 'agentName', type: 'string' },
+              { name: 'nonce', type: 'uint64' },
+            ],
+          },
+          primaryType: 'HyperliquidTransaction:ApproveAgent',
+          message: {
+            hyperliquidChain: 'Mainnet',
+            agentAddress: newOwner(),
+            agentName: 'dn "agent" \u00e9\n',
+            nonce: 1893456000000,
+            nested: { list: [1, 'two', null, true, { deep: [] }] },
+          },
+        },
+      },
+      {
+        requestId: randomUUID(),
+        venue: 'hl',
+        action: 'approveBuilderFee',
+        method: 'personal_sign',
+        payload: { message: 'approve builder fee\nline two' },
+      },
+    ],
+    signatures: {},
+    credentialRef: null,
+    credentialCiphertext: null,
+    context: {},
+    ...over,
+  }
+}
+
+function batch(over: Partial<BindingBatchRecord> = {}): BindingBatchRecord {
+  const at = baseMs()
+  return {
+    id: randomUUID(),
+    owner: newOwner(),
+    nonce: randomBytes(16).toString('hex'),
+    requestHash: randomBytes(32).toString('hex'),
+    status: 'awaiting_signatures',
+    expiresAt: iso(at + 600_000),
+    venues: [venueEntry()],
+    leaseOwner: null,
+    leaseExpiresAt: null,
+    fence: 0,
+    nextCheckAt: null,
+    createdAt: iso(at),
+    updatedAt: iso(at),
     ...over,
   }
 }
@@ -851,6 +935,353 @@ function orderTests(store: GetStore) {
   })
 }
 
+// ---------------------------------------------------------------- active counts
+
+function activeCountTests(store: GetStore) {
+  const taskStatuses: Record<TaskStatus, boolean> = {
+    pending: true,
+    running: true,
+    resizing: true,
+    closing: true,
+    closed: false,
+    cancelled: false,
+    failed: false,
+  }
+  const orderStatuses: Record<PerpOrderStatus, boolean> = {
+    pending: true,
+    submitting: true,
+    open: true,
+    partially_filled: true,
+    unknown: true,
+    filled: false,
+    cancelled: false,
+    rejected: false,
+    expired: false,
+  }
+
+  for (const [status, active] of Object.entries(taskStatuses)) {
+    test(`tasks: countActiveByOwner ${active ? 'counts' : 'skips'} ${status}`, async () => {
+      const owner = newOwner()
+      const tasks = store().tasks
+      expect(await tasks.countActiveByOwner(owner)).toBe(0)
+      await tasks.insert(task({ owner, status: status as TaskStatus }))
+      // another owner's active task never counts
+      await tasks.insert(task({ status: 'running' }))
+      expect(await tasks.countActiveByOwner(owner)).toBe(active ? 1 : 0)
+      await tasks.insert(task({ owner, status: status as TaskStatus }))
+      expect(await tasks.countActiveByOwner(owner)).toBe(active ? 2 : 0)
+    })
+  }
+
+  test('tasks: countActiveByOwner follows status changes', async () => {
+    const owner = newOwner()
+    const t = task({ owner, status: 'running' })
+    await store().tasks.insert(t)
+    await store().tasks.insert(task({ owner, status: 'closed' }))
+    expect(await store().tasks.countActiveByOwner(owner)).toBe(1)
+    await store().tasks.update(t.id, {
+      status: 'closed',
+      updatedAt: iso(baseMs()),
+    })
+    expect(await store().tasks.countActiveByOwner(owner)).toBe(0)
+  })
+
+  for (const [status, active] of Object.entries(orderStatuses)) {
+    test(`orders: countActiveByOwner ${active ? 'counts' : 'skips'} ${status}`, async () => {
+      const owner = newOwner()
+      const orders = store().orders
+      expect(await orders.countActiveByOwner(owner)).toBe(0)
+      await orders.insert(order({ owner, status: status as PerpOrderStatus }))
+      await orders.insert(order({ status: 'open' }))
+      expect(await orders.countActiveByOwner(owner)).toBe(active ? 1 : 0)
+      await orders.insert(order({ owner, status: status as PerpOrderStatus }))
+      expect(await orders.countActiveByOwner(owner)).toBe(active ? 2 : 0)
+    })
+  }
+
+  test('orders: countActiveByOwner inside a transaction sees its writes', async () => {
+    const owner = newOwner()
+    await expect(
+      store().transaction(async (tx) => {
+        await tx.orders.insert(order({ owner, status: 'submitting' }))
+        expect(await tx.orders.countActiveByOwner(owner)).toBe(1)
+        throw new Error('undo')
+      }),
+    ).rejects.toThrow('undo')
+    expect(await store().orders.countActiveByOwner(owner)).toBe(0)
+  })
+}
+
+// ---------------------------------------------------------------- binding batches
+
+function bindingBatchTests(store: GetStore, databases: StoreContractDatabases) {
+  test('bindingBatches: insert, get and getByNonce round-trip every field', async () => {
+    const at = baseMs()
+    const signed = venueEntry()
+    const requestId = signed.requests[0]?.requestId ?? 'missing'
+    const full = batch({
+      status: 'partial_success',
+      venues: [
+        {
+          ...signed,
+          target: {
+            venue: 'lighter',
+            accountIndex: 281474976710655,
+            rebind: true,
+          },
+          status: 'bound',
+          code: null,
+          retryable: false,
+          signatures: {
+            [requestId]: `0x${randomBytes(65).toString('hex')}`,
+            'other-request': '0xabc',
+          },
+          credentialRef: '0x1234|7',
+          credentialCiphertext: 'v1.iv.tag.cipher',
+          context: { nonce: '18446744073709551615', keyIndex: '3' },
+        },
+        venueEntry({
+          target: { venue: 'aster' },
+          status: 'failed',
+          sessionId: null,
+          code: 'venue_rejected',
+          retryable: true,
+          requests: [],
+        }),
+        venueEntry({ target: { venue: 'hl' }, status: 'already_bound' }),
+      ],
+      leaseOwner: 'w1',
+      leaseExpiresAt: iso(at + 5),
+      fence: 3,
+      nextCheckAt: iso(at + 6),
+    })
+    const bare = batch()
+    await store().bindingBatches.insert(full)
+    await store().bindingBatches.insert(bare)
+    const read = await store().bindingBatches.get(full.id)
+    expect(read).toEqual(full)
+    // exactly, to the key order inside the JSON payloads
+    expect(JSON.stringify(read?.venues)).toBe(JSON.stringify(full.venues))
+    expect(await store().bindingBatches.get(bare.id)).toEqual(bare)
+    expect(
+      await store().bindingBatches.getByNonce(full.owner, full.nonce),
+    ).toEqual(full)
+    expect(
+      await store().bindingBatches.getByNonce(bare.owner, bare.nonce),
+    ).toEqual(bare)
+    expect(await store().bindingBatches.get(randomUUID())).toBeUndefined()
+    expect(
+      await store().bindingBatches.getByNonce(full.owner, bare.nonce),
+    ).toBeUndefined()
+    expect(
+      await store().bindingBatches.getByNonce(bare.owner, full.nonce),
+    ).toBeUndefined()
+    await expect(store().bindingBatches.insert(bare)).rejects.toThrow()
+  })
+
+  test('bindingBatches: (owner, nonce) is unique; other owners may reuse it', async () => {
+    const first = batch()
+    await store().bindingBatches.insert(first)
+    const again = batch({ owner: first.owner, nonce: first.nonce })
+    await expect(store().bindingBatches.insert(again)).rejects.toThrow()
+    expect(await store().bindingBatches.get(again.id)).toBeUndefined()
+    expect(
+      await store().bindingBatches.getByNonce(first.owner, first.nonce),
+    ).toEqual(first)
+    const otherOwner = batch({ nonce: first.nonce })
+    await store().bindingBatches.insert(otherOwner)
+    const otherNonce = batch({ owner: first.owner })
+    await store().bindingBatches.insert(otherNonce)
+    expect(
+      await store().bindingBatches.getByNonce(otherOwner.owner, first.nonce),
+    ).toEqual(otherOwner)
+    expect(
+      await store().bindingBatches.getByNonce(first.owner, otherNonce.nonce),
+    ).toEqual(otherNonce)
+  })
+
+  test('bindingBatches: concurrent inserts of one (owner, nonce), exactly one wins', async () => {
+    const owner = newOwner()
+    const nonce = randomUUID()
+    const racers = Array.from({ length: 10 }, () => batch({ owner, nonce }))
+    const results = await Promise.allSettled(
+      racers.map((b, i) =>
+        i % 2 === 0
+          ? store().bindingBatches.insert(b)
+          : store().transaction((tx) => tx.bindingBatches.insert(b)),
+      ),
+    )
+    const won = racers.filter((_, i) => results[i]?.status === 'fulfilled')
+    expect(won).toHaveLength(1)
+    expect(await store().bindingBatches.getByNonce(owner, nonce)).toEqual(
+      won[0],
+    )
+    for (const b of racers) {
+      if (b !== won[0]) {
+        expect(await store().bindingBatches.get(b.id)).toBeUndefined()
+      }
+    }
+  })
+
+  if (databases.shared) {
+    test('bindingBatches: two stores racing one (owner, nonce), exactly one wins', () =>
+      withOwnDatabase(databases, async (a, peer) => {
+        if (peer === undefined) throw new Error('shared databases need a peer')
+        const b = await peer()
+        const owner = newOwner()
+        const nonce = randomUUID()
+        const first = batch({ owner, nonce })
+        const second = batch({ owner, nonce })
+        // b inserts while a's insert of the same pair is not yet committed:
+        // b waits for a, then fails on the committed row
+        let aInserted: () => void = () => undefined
+        const inserted = new Promise<void>((resolve) => {
+          aInserted = resolve
+        })
+        let bSettledAt: 'before a committed' | 'after a committed' | undefined
+        let aCommitted = false
+        const racing = inserted.then(() =>
+          b.bindingBatches.insert(second).finally(() => {
+            bSettledAt = aCommitted ? 'after a committed' : 'before a committed'
+          }),
+        )
+        await a.transaction(async (tx) => {
+          await tx.bindingBatches.insert(first)
+          aInserted()
+          await sleep(200)
+        })
+        aCommitted = true
+        await expect(racing).rejects.toThrow()
+        expect(bSettledAt).toBe('after a committed')
+        expect(await b.bindingBatches.getByNonce(owner, nonce)).toEqual(first)
+        expect(await a.bindingBatches.get(second.id)).toBeUndefined()
+      }))
+  }
+
+  test('bindingBatches: a rolled-back insert frees its nonce', async () => {
+    const b = batch()
+    await expect(
+      store().transaction(async (tx) => {
+        await tx.bindingBatches.insert(b)
+        expect(await store().bindingBatches.get(b.id)).toEqual(b)
+        throw new Error('undo')
+      }),
+    ).rejects.toThrow('undo')
+    expect(await store().bindingBatches.get(b.id)).toBeUndefined()
+    await store().bindingBatches.insert(
+      batch({ owner: b.owner, nonce: b.nonce }),
+    )
+  })
+
+  test('bindingBatches: update patch and guards', async () => {
+    const b = batch({ fence: 2 })
+    await store().bindingBatches.insert(b)
+    const batches = store().bindingBatches
+    const updatedAt = iso(baseMs())
+    const [entry] = b.venues
+    if (!entry) throw new Error('fixture')
+    const requestId = entry.requests[0]?.requestId ?? 'missing'
+    const patch = {
+      status: 'processing' as const,
+      venues: [
+        {
+          ...entry,
+          status: 'queued' as const,
+          signatures: { [requestId]: '0xsig' },
+          context: { nonce: '5' },
+        },
+      ],
+      nextCheckAt: iso(baseMs()),
+      updatedAt,
+    }
+    expect(
+      await batches.update(b.id, patch, { status: ['processing'] }),
+    ).toBeUndefined()
+    expect(await batches.update(b.id, patch, { status: [] })).toBeUndefined()
+    expect(await batches.update(b.id, patch, { fence: 1 })).toBeUndefined()
+    expect(
+      await batches.update(b.id, patch, {
+        fence: 2,
+        status: ['bound', 'failed'],
+      }),
+    ).toBeUndefined()
+    expect(await batches.get(b.id)).toEqual(b)
+    const expected: BindingBatchRecord = { ...b, ...patch }
+    expect(
+      await batches.update(b.id, patch, {
+        status: ['awaiting_signatures'],
+        fence: 2,
+      }),
+    ).toEqual(expected)
+    expect(await batches.get(b.id)).toEqual(expected)
+    expect(await batches.getByNonce(b.owner, b.nonce)).toEqual(expected)
+    const cleared = await batches.update(b.id, {
+      nextCheckAt: null,
+      leaseOwner: null,
+      expiresAt: iso(baseMs()),
+      updatedAt,
+    })
+    expect(cleared).toEqual({
+      ...expected,
+      nextCheckAt: null,
+      leaseOwner: null,
+      expiresAt: cleared?.expiresAt,
+    })
+    expect(cleared?.expiresAt).not.toBe(expected.expiresAt)
+    expect(
+      await batches.update(randomUUID(), { status: 'failed', updatedAt }),
+    ).toBeUndefined()
+  })
+
+  test('bindingBatches: update never changes the identity columns', async () => {
+    const b = batch()
+    await store().bindingBatches.insert(b)
+    const updatedAt = iso(baseMs())
+    const sneaky = {
+      id: randomUUID(),
+      owner: newOwner(),
+      nonce: 'other',
+      requestHash: 'other',
+      createdAt: updatedAt,
+      status: 'failed' as const,
+      updatedAt,
+    }
+    expect(await store().bindingBatches.update(b.id, sneaky)).toEqual({
+      ...b,
+      status: 'failed',
+      updatedAt,
+    })
+  })
+
+  test('bindingBatches: countCreatedSince counts the owner within the window', async () => {
+    const owner = newOwner()
+    const t = baseMs()
+    const batches = store().bindingBatches
+    const since = (ms: number | string) =>
+      batches.countCreatedSince(owner, typeof ms === 'string' ? ms : iso(ms))
+    expect(await since(t - 600_000)).toBe(0)
+    for (const offset of [-600_001, -600_000, -1, 0, 5]) {
+      await batches.insert(batch({ owner, createdAt: iso(t + offset) }))
+    }
+    // another owner's batch never counts
+    await batches.insert(batch({ createdAt: iso(t) }))
+    expect(await since(t - 700_000)).toBe(5)
+    expect(await since(t - 600_000)).toBe(4)
+    expect(await since(t - 1)).toBe(3)
+    expect(await since(t)).toBe(2)
+    expect(await since(t + 5)).toBe(1)
+    expect(await since(t + 6)).toBe(0)
+    // the bound keeps six fractional digits
+    const [start] = iso(t).split('.')
+    const ms = String(t % 1000).padStart(3, '0')
+    expect(await since(`${start}.${ms}001Z`)).toBe(1)
+    expect(await since(`${start}.${ms}000Z`)).toBe(2)
+    expect(await batches.countCreatedSince(newOwner(), iso(t - 700_000))).toBe(
+      0,
+    )
+  })
+}
+
 // ---------------------------------------------------------------- idempotency
 
 function idempotencyTests(store: GetStore) {
@@ -1279,7 +1710,7 @@ function transactionTests(store: GetStore) {
 
 // ---------------------------------------------------------------- claims
 
-/** What the claim tests see of a task or an order. */
+/** What the claim tests see of a task, an order or a binding batch. */
 type Claimable = Lease & {
   readonly id: string
   readonly status: string
@@ -1289,9 +1720,9 @@ type ClaimFixture = Partial<
   Pick<Claimable, keyof Lease | 'status' | 'updatedAt'>
 >
 
-/** Tasks and orders, behind one shape, so one suite covers both. */
+/** Tasks, orders and binding batches, behind one shape, so one suite covers all. */
 interface ClaimKind {
-  readonly name: 'tasks' | 'orders'
+  readonly name: 'tasks' | 'orders' | 'bindingBatches'
   /** three distinct statuses */
   readonly statuses: readonly [string, string, string]
   insert(store: Store, over: ClaimFixture): Promise<Claimable>
@@ -1334,6 +1765,25 @@ const orderKind: ClaimKind = {
   get: (store, id) => store.orders.get(id),
   write: (store, id, fence, at) =>
     store.orders.update(id, { error: 'written', updatedAt: at }, { fence }),
+}
+
+const batchKind: ClaimKind = {
+  name: 'bindingBatches',
+  statuses: ['processing', 'awaiting_signatures', 'partial_success'],
+  async insert(store, over) {
+    const record = batch(over as Partial<BindingBatchRecord>)
+    await store.bindingBatches.insert(record)
+    return record
+  },
+  claim: (store, request) =>
+    store.bindingBatches.claim(request as ClaimRequest<BindingBatchStatus>),
+  get: (store, id) => store.bindingBatches.get(id),
+  write: (store, id, fence, at) =>
+    store.bindingBatches.update(
+      id,
+      { expiresAt: at, updatedAt: at },
+      { fence },
+    ),
 }
 
 const sortedIds = (rows: readonly { id: string }[]) => ids(rows).sort()

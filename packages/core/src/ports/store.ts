@@ -1,4 +1,8 @@
 import type { ApiKeyRecord } from '../domain/apiKey.js'
+import type {
+  BindingBatchRecord,
+  BindingBatchStatus,
+} from '../domain/bindingBatch.js'
 import type { IdempotencyRecord } from '../domain/idempotency.js'
 import type { PerpOrderRecord, PerpOrderStatus } from '../domain/perpOrder.js'
 import type { RequestFamily, RequestLogRecord } from '../domain/requestLog.js'
@@ -30,6 +34,13 @@ export type TaskPatch = Partial<
 > & { readonly updatedAt: string }
 export type PerpOrderPatch = Partial<
   Omit<PerpOrderRecord, 'id' | 'owner' | 'apiKeyId' | 'createdAt'>
+> & { readonly updatedAt: string }
+/** The prepare's identity (owner, nonce, request hash) never changes. */
+export type BindingBatchPatch = Partial<
+  Omit<
+    BindingBatchRecord,
+    'id' | 'owner' | 'nonce' | 'requestHash' | 'createdAt'
+  >
 > & { readonly updatedAt: string }
 
 /** Guards on an update: the row changes only if all of them hold. */
@@ -84,6 +95,8 @@ export interface TaskRepo {
    * same row. Oldest `nextCheckAt`/`updatedAt` first.
    */
   claim(request: ClaimRequest<TaskStatus>): Promise<TaskRecord[]>
+  /** Tasks of `owner` in pending, running, resizing or closing. */
+  countActiveByOwner(owner: string): Promise<number>
 }
 
 export interface PerpOrderRepo {
@@ -97,6 +110,34 @@ export interface PerpOrderRepo {
   list(filter: ListFilter): Promise<PerpOrderRecord[]>
   /** Same semantics as TaskRepo.claim. */
   claim(request: ClaimRequest<PerpOrderStatus>): Promise<PerpOrderRecord[]>
+  /**
+   * Orders of `owner` in pending, submitting, open, partially_filled or
+   * unknown.
+   */
+  countActiveByOwner(owner: string): Promise<number>
+}
+
+/** Venue-binding batches: one signed prepare and its per-venue progress. */
+export interface BindingBatchRepo {
+  /** Throws when the id or (owner, nonce) exists already. */
+  insert(batch: BindingBatchRecord): Promise<void>
+  get(id: string): Promise<BindingBatchRecord | undefined>
+  getByNonce(
+    owner: string,
+    nonce: string,
+  ): Promise<BindingBatchRecord | undefined>
+  /** Same semantics as TaskRepo.update. */
+  update(
+    id: string,
+    patch: BindingBatchPatch,
+    guard?: UpdateGuard<BindingBatchStatus>,
+  ): Promise<BindingBatchRecord | undefined>
+  /** Batches of `owner` with createdAt >= `sinceIso` (six fractional digits). */
+  countCreatedSince(owner: string, sinceIso: string): Promise<number>
+  /** Same semantics as TaskRepo.claim. */
+  claim(
+    request: ClaimRequest<BindingBatchStatus>,
+  ): Promise<BindingBatchRecord[]>
 }
 
 /**
@@ -185,6 +226,7 @@ export interface Repos {
   readonly bindings: VenueBindingRepo
   readonly tasks: TaskRepo
   readonly orders: PerpOrderRepo
+  readonly bindingBatches: BindingBatchRepo
   readonly idempotency: IdempotencyRepo
   readonly requestLogs: RequestLogRepo
   readonly rateLimits: RateLimitRepo

@@ -1,7 +1,4 @@
-import type {
-  SignRequest,
-  VenueTarget,
-} from '../domain/bindingBatch.js'
+import type { SignRequest, VenueTarget } from '../domain/bindingBatch.js'
 import type { VenueId } from '../domain/venue.js'
 
 /** Server configuration that shapes the sign requests. */
@@ -56,7 +53,11 @@ export interface VenueBinder {
     config: BindingConfig,
   ): Promise<PreparedVenue>
   /** True when `signature` over `request` recovers to `owner`. */
-  verify(request: SignRequest, signature: string, owner: string): Promise<boolean>
+  verify(
+    request: SignRequest,
+    signature: string,
+    owner: string,
+  ): Promise<boolean>
   /** Sends the signed authorizations; confirms before reporting `bound`. */
   complete(
     owner: string,

@@ -6,7 +6,7 @@ import type { RepoScope } from './repoScope.js'
 import { storedMicros } from './rowMappers.js'
 
 /** Tables whose rows workers lease. */
-export type ClaimedTable = 'tasks' | 'perp_orders'
+export type ClaimedTable = 'tasks' | 'perp_orders' | 'binding_batches'
 
 /**
  * Leases due rows of `table` (see `TaskRepo.claim`): one
@@ -33,7 +33,7 @@ export function claimRows<T extends ClaimedTable>(
   const leaseExpiresAt =
     storedMicros(request.now) + Math.ceil(request.leaseMs) * 1000
 
-  // Both tables share the claim columns; kysely checks them on one of them.
+  // The tables share the claim columns; kysely checks them on one of them.
   const run = async (anyDb: Kysely<Database>) => {
     const db = anyDb as unknown as Kysely<Pick<Database, 'tasks' | 'workers'>>
     const name = table as 'tasks'

@@ -113,6 +113,19 @@ export interface PerpOrdersTable extends LeaseColumns {
   resolution: JsonColumn | null
 }
 
+/** Venue-binding batches; `venues` is the JSON array of venue entries. */
+export interface BindingBatchesTable extends LeaseColumns {
+  id: string
+  owner: string
+  nonce: string
+  request_hash: string
+  status: string
+  expires_at: MicrosColumn
+  venues: JsonColumn
+  created_at: MicrosColumn
+  updated_at: MicrosColumn
+}
+
 export interface IdempotencyKeysTable {
   scope: string
   key: string
@@ -172,6 +185,7 @@ export interface Database {
   venue_bindings: VenueBindingsTable
   tasks: TasksTable
   perp_orders: PerpOrdersTable
+  binding_batches: BindingBatchesTable
   idempotency_keys: IdempotencyKeysTable
   request_logs: RequestLogsTable
   rate_limits: RateLimitsTable

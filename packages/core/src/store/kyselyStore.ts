@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import { type Kysely, sql } from 'kysely'
 import type { Repos, Store } from '../ports/store.js'
 import { apiKeyRepo } from './apiKeyRepo.js'
+import { bindingBatchRepo } from './bindingBatchRepo.js'
 import type { Database } from './database.js'
 import type { DialectSpec } from './dialectSpec.js'
 import { idempotencyRepo } from './idempotencyRepo.js'
@@ -157,6 +158,7 @@ function repos(scope: RepoScope): Repos {
     bindings: venueBindingRepo(scope),
     tasks: taskRepo(scope),
     orders: perpOrderRepo(scope),
+    bindingBatches: bindingBatchRepo(scope),
     idempotency: idempotencyRepo(scope),
     requestLogs: requestLogRepo(scope),
     rateLimits: rateLimitRepo(scope),

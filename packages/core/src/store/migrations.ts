@@ -17,6 +17,10 @@ export function migrations(
       up: (db: Kysely<unknown>) => addWorkerSchema(db, types),
       down: dropWorkerSchema,
     },
+    '0003_binding_batches': {
+      up: (db: Kysely<unknown>) => addBindingBatchSchema(db, types),
+      down: dropBindingBatchSchema,
+    },
   }
 }
 
@@ -265,4 +269,46 @@ async function dropWorkerSchema(db: Kysely<unknown>): Promise<void> {
     await db.schema.dropIndex(`${table}_claim_idx`).ifExists().execute()
     await db.schema.alterTable(table).dropColumn('next_check_at').execute()
   }
+}
+
+/**
+ * Venue-binding batches: one row per signed prepare, unique per (owner,
+ * nonce), counted per owner by creation time for the prepare limit, and
+ * claimed by workers like tasks and orders.
+ */
+async function addBindingBatchSchema(
+  db: Kysely<unknown>,
+  t: DialectColumnTypes,
+): Promise<void> {
+  await db.schema
+    .createTable('binding_batches')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('owner', 'text', (c) => c.notNull())
+    .addColumn('nonce', 'text', (c) => c.notNull())
+    .addColumn('request_hash', 'text', (c) => c.notNull())
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('expires_at', t.micros, (c) => c.notNull())
+    .addColumn('venues', 'text', (c) => c.notNull())
+    .addColumn('lease_owner', 'text')
+    .addColumn('lease_expires_at', t.micros)
+    .addColumn('fence', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('next_check_at', t.micros)
+    .addColumn('created_at', t.micros, (c) => c.notNull())
+    .addColumn('updated_at', t.micros, (c) => c.notNull())
+    .addUniqueConstraint('binding_batches_owner_nonce_key', ['owner', 'nonce'])
+    .execute()
+  await db.schema
+    .createIndex('binding_batches_owner_created_idx')
+    .on('binding_batches')
+    .columns(['owner', 'created_at'])
+    .execute()
+  await db.schema
+    .createIndex('binding_batches_claim_idx')
+    .on('binding_batches')
+    .columns(['status', 'next_check_at'])
+    .execute()
+}
+
+async function dropBindingBatchSchema(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('binding_batches').ifExists().execute()
 }

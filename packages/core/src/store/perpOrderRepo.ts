@@ -1,5 +1,9 @@
 import type { Insertable, Updateable } from 'kysely'
-import type { OrderResolution, PerpOrderRecord } from '../domain/perpOrder.js'
+import type {
+  OrderResolution,
+  PerpOrderRecord,
+  PerpOrderStatus,
+} from '../domain/perpOrder.js'
 import type { PerpOrderRepo } from '../ports/store.js'
 import { isoToMicros } from '../util/time.js'
 import { claimRows } from './claimRows.js'
@@ -52,6 +56,15 @@ const perpOrderFields: FieldMap<PerpOrderRecord, PerpOrdersTable> = {
   fence: int('fence'),
   nextCheckAt: nullable(micros('next_check_at')),
 }
+
+/** States in which the owner's order still holds the venue account. */
+export const ACTIVE_ORDER_STATUSES: readonly PerpOrderStatus[] = [
+  'pending',
+  'submitting',
+  'open',
+  'partially_filled',
+  'unknown',
+]
 
 /** Direct perpetual orders. See {@link PerpOrderRepo}. */
 export function perpOrderRepo(scope: RepoScope): PerpOrderRepo {
@@ -131,6 +144,16 @@ export function perpOrderRepo(scope: RepoScope): PerpOrderRepo {
     async claim(request) {
       const rows = await claimRows(scope, 'perp_orders', request)
       return rows.map(read)
+    },
+    async countActiveByOwner(owner) {
+      const row = await scope
+        .db()
+        .selectFrom('perp_orders')
+        .select((eb) => eb.fn.countAll().as('count'))
+        .where('owner', '=', owner)
+        .where('status', 'in', ACTIVE_ORDER_STATUSES)
+        .executeTakeFirstOrThrow()
+      return Number(row.count)
     },
   }
 }

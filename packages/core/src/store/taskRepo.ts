@@ -1,5 +1,5 @@
 import type { Insertable, Updateable } from 'kysely'
-import type { ResizeRequest, TaskRecord } from '../domain/task.js'
+import type { ResizeRequest, TaskRecord, TaskStatus } from '../domain/task.js'
 import type { TaskEngineState } from '../domain/taskEngineState.js'
 import type { TaskRepo } from '../ports/store.js'
 import { isoToMicros } from '../util/time.js'
@@ -59,6 +59,14 @@ const taskFields: FieldMap<TaskRecord, TasksTable> = {
   createdAt: micros('created_at'),
   updatedAt: micros('updated_at'),
 }
+
+/** States in which the owner's task still holds the venue account. */
+export const ACTIVE_TASK_STATUSES: readonly TaskStatus[] = [
+  'pending',
+  'running',
+  'resizing',
+  'closing',
+]
 
 /** Paired-position tasks. See {@link TaskRepo} for list and guard rules. */
 export function taskRepo(scope: RepoScope): TaskRepo {
@@ -139,6 +147,16 @@ export function taskRepo(scope: RepoScope): TaskRepo {
     async claim(request) {
       const rows = await claimRows(scope, 'tasks', request)
       return rows.map(read)
+    },
+    async countActiveByOwner(owner) {
+      const row = await scope
+        .db()
+        .selectFrom('tasks')
+        .select((eb) => eb.fn.countAll().as('count'))
+        .where('owner', '=', owner)
+        .where('status', 'in', ACTIVE_TASK_STATUSES)
+        .executeTakeFirstOrThrow()
+      return Number(row.count)
     },
   }
 }
