@@ -105,7 +105,7 @@ export function bindingBatchRepo(scope: RepoScope): BindingBatchRepo {
       return Number(row.count)
     },
     async claim(request) {
-      const rows = await claimRows(scope, 'binding_batches', { ...request, statuses: [...request.statuses, 'bound'] })
+      const rows = await claimRows(scope, 'binding_batches', request)
       return rows.map(read)
     },
   }
