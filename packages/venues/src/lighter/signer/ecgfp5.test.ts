@@ -84,7 +84,9 @@ describe('ecgfp5', () => {
   })
 
   test('behavior: mulGenerator agrees with mul and the group order', () => {
-    const k = ecgfp5Scalar.fromLimbs(data.upstream_vectors.schnorr_fixed_k.cases[0]?.k ?? [])
+    const k = ecgfp5Scalar.fromLimbs(
+      data.upstream_vectors.schnorr_fixed_k.cases[0]?.k ?? [],
+    )
     const viaTable = ecgfp5.mulGenerator(k)
     expect(ecgfp5.equals(viaTable, ecgfp5.mul(ecgfp5.GENERATOR, k))).toBe(true)
     expect(ecgfp5.isNeutral(ecgfp5.mulGenerator(0n))).toBe(true)

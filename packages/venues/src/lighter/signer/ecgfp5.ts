@@ -58,14 +58,8 @@ function add(p: EcPoint, q: EcPoint): EcPoint {
   const t2 = f.mul(p.z, q.z)
   const t3 = f.mul(p.u, q.u)
   const t4 = f.mul(p.t, q.t)
-  const t5 = f.sub(
-    f.mul(f.add(p.x, p.z), f.add(q.x, q.z)),
-    f.add(t1, t2),
-  )
-  const t6 = f.sub(
-    f.mul(f.add(p.u, p.t), f.add(q.u, q.t)),
-    f.add(t3, t4),
-  )
+  const t5 = f.sub(f.mul(f.add(p.x, p.z), f.add(q.x, q.z)), f.add(t1, t2))
+  const t6 = f.sub(f.mul(f.add(p.u, p.t), f.add(q.u, q.t)), f.add(t3, t4))
   const t7 = f.add(t1, mulB(t2))
   const t8 = f.mul(t4, t7)
   const t9 = f.mul(t3, f.add(f.double(mulB(t5)), f.double(t7)))
@@ -137,7 +131,7 @@ function mul(p: EcPoint, k: bigint): EcPoint {
   return r
 }
 
-// generatorTable[i][d] = d * 16^i * G. Built on first use (about 0.1 s) so
+// generatorTable[i][d] = d * 16^i * G. Built on first use (about 50 ms) so
 // every later k * G costs only 80 additions instead of a full mul.
 let generatorTable: EcPoint[][] | undefined
 

@@ -56,7 +56,9 @@ describe('quinticExtension', () => {
   })
 
   test('behavior: norm lies in Fp and sqrt inverts squaring', () => {
-    expect(f.norm(a)).toBe(f.pow(a, (goldilocks.P ** 5n - 1n) / (goldilocks.P - 1n))[0])
+    expect(f.norm(a)).toBe(
+      f.pow(a, (goldilocks.P ** 5n - 1n) / (goldilocks.P - 1n))[0],
+    )
     const sq = f.square(a)
     expect(f.legendre(sq)).toBe(1)
     const r = f.sqrt(sq)
