@@ -1,4 +1,64 @@
 // biome-ignore-all lint/performance/noBarrelFile: package entry point
+
+export {
+  ASTER_MAX_BUILDER_FEE_RATE,
+  ASTER_SIGNATURE_CHAIN_ID,
+  type AsterApproveAgentInput,
+  asterApproveAgentRequest,
+} from './aster/binding/approveAgentRequest.js'
+export type {
+  PersonalSignRequest,
+  TypedDataSignRequest,
+} from './binding/signRequestKinds.js'
+export { verifySignRequest } from './binding/verifySignRequest.js'
+export {
+  HL_DEFAULT_SIGNATURE_CHAIN_ID,
+  HL_MAX_BUILDER_FEE_RATE,
+  type HlApproveAgentInput,
+  type HlApproveBuilderFeeInput,
+  hlApproveAgentRequest,
+  hlApproveBuilderFeeRequest,
+} from './hyperliquid/binding/approveAgentRequest.js'
+export { lighterChangePubKeyRequest } from './lighter/binding/changePubKeyRequest.js'
+export {
+  LIGHTER_CONSENT_PREFIX,
+  LIGHTER_INTEGRATOR_INDEX,
+  lighterIntegratorConsentRequest,
+} from './lighter/binding/integratorConsentRequest.js'
+export {
+  LIGHTER_SIGNER_CHAIN_IDS,
+  lighterSignerChainId,
+} from './lighter/binding/lighterSignerChainId.js'
+export {
+  isLighterVenue,
+  type LighterVenue,
+} from './lighter/binding/lighterVenue.js'
+export {
+  isServiceApiKeySlot,
+  pickLighterApiKeySlot,
+} from './lighter/binding/pickLighterApiKeySlot.js'
+export {
+  APPROVE_INTEGRATOR_TX_TYPE,
+  type ApproveIntegratorParameters,
+  approveIntegrator,
+  approveIntegratorL1Message,
+} from './lighter/signer/approveIntegrator.js'
+export {
+  CHANGE_PUB_KEY_TX_TYPE,
+  type ChangePubKeyParameters,
+  changePubKey,
+  changePubKeyL1Message,
+} from './lighter/signer/changePubKey.js'
+export {
+  generateLighterKeyPair,
+  type LighterKeys,
+  lighterPublicKey,
+} from './lighter/signer/lighterKeys.js'
+export type { LighterTxAttributes } from './lighter/signer/txAttributes.js'
+export type {
+  LighterSignedTx,
+  LighterTxHeader,
+} from './lighter/signer/types.js'
 export {
   createSimMarketData,
   type SimMarketDataOptions,
@@ -9,6 +69,14 @@ export {
   startFaucetServer,
 } from './sim/faucetServer.js'
 export { createPaperAdapter } from './sim/paperAdapter.js'
+export {
+  type ChangePubKeyMessageInput,
+  createSimBinder,
+  type LighterKeyPair,
+  type SimAuthorization,
+  type SimBinder,
+  type SimBinderOptions,
+} from './sim/simBinder.js'
 export {
   createSimExchange,
   type SimAccountView,

@@ -86,7 +86,9 @@ export function asterApproveAgentRequest(
   )
   const agent = {
     AgentName: input.agentName,
-    AgentAddress: getAddress(requireAddress('agentAddress', input.agentAddress)),
+    AgentAddress: getAddress(
+      requireAddress('agentAddress', input.agentAddress),
+    ),
     IpWhitelist: '',
     Expired: requireSafeInteger('expired', input.expired, 1),
     CanSpotTrade: false,

@@ -14,15 +14,16 @@ export const HL_MAX_BUILDER_FEE_RATE = '0.1%'
 /** Hyperliquid's cap on an agent name, not counting ` valid_until <ms>`. */
 const MAX_AGENT_NAME = 16
 
-/**
- * EIP-712 field lists of Hyperliquid's user-signed actions, in Hyperliquid's
- * order (the hash depends on it). Source: hyperliquid-python-sdk
- * `utils/signing.py` `sign_agent`, `sign_approve_builder_fee`.
- */
+/** Hyperliquid's primary type names of the two user-signed actions. */
 export const HL_APPROVE_AGENT_TYPE = 'HyperliquidTransaction:ApproveAgent'
 export const HL_APPROVE_BUILDER_FEE_TYPE =
   'HyperliquidTransaction:ApproveBuilderFee'
 
+/*
+ * EIP-712 field lists in Hyperliquid's order (the hash depends on it).
+ * Source: hyperliquid-python-sdk `utils/signing.py` `sign_agent`,
+ * `sign_approve_builder_fee`; nktkas/hyperliquid `ApproveAgentTypes`.
+ */
 const APPROVE_AGENT_FIELDS = [
   { name: 'hyperliquidChain', type: 'string' },
   { name: 'agentAddress', type: 'address' },
