@@ -107,6 +107,8 @@ export interface TestServiceOptions {
   readonly logger?: Logger
   /** market data the API checks commands against (default: sim markets) */
   readonly markets?: MarketData
+  /** venue binding (binders, secrets, config); routes answer 503 without */
+  readonly binding?: ServerDeps['binding']
   /** wraps the store the server sees (the service keeps the real one) */
   readonly wrap?: (store: Store) => Store
 }
@@ -131,6 +133,7 @@ export async function startTestService(
     ...(o.rateLimit === undefined ? {} : { rateLimit: o.rateLimit }),
     ...(o.venueOrders ? { venueOrders: o.venueOrders } : {}),
   })
+  if (o.binding) Object.assign(deps, { binding: o.binding })
   const server: RunningServer = await startHttpServer(deps, { port: 0 })
   return {
     url: server.url,

@@ -1,5 +1,7 @@
 import {
+  type BindingConfig,
   type Clock,
+  createAesGcmSecrets,
   createMemoryRateLimiter,
   createStoreRateLimiter,
   DEFAULT_BINDING_AUTH_DOMAIN,
@@ -8,6 +10,8 @@ import {
   REQUEST_LOG_KEEP,
   type Store,
   systemClock,
+  type VenueBinder,
+  type VenueId,
   type VenueOrderLookup,
 } from '@dn/core'
 import {
@@ -35,6 +39,11 @@ export interface ComposeServerDepsOptions {
   readonly clock?: Clock
   readonly logger?: Logger
   readonly venueOrders?: VenueOrderLookup
+  /** venue binders and config; without them binding routes answer 503 */
+  readonly binding?: {
+    binders: Readonly<Record<VenueId, VenueBinder>>
+    config: BindingConfig
+  }
 }
 
 /** The composition root of the HTTP service: picks every adapter. */
@@ -52,6 +61,10 @@ export function composeServerDeps(o: ComposeServerDepsOptions): ServerDeps {
     env: o.env ?? 'local',
     workerResize: o.workerResize ?? true,
     venueOrders: o.venueOrders,
+    binding: o.binding && {
+      ...o.binding,
+      secrets: createAesGcmSecrets(deriveKey(o.masterKey, 'venue-credentials')),
+    },
     pepper: deriveKey(o.masterKey, 'api-key-pepper'),
     authDomain: o.authDomain ?? DEFAULT_BINDING_AUTH_DOMAIN,
     rateLimiter: o.sharedRateLimit

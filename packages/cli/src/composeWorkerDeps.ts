@@ -6,6 +6,7 @@ import {
   type Store,
   systemClock,
   type VenueAdapter,
+  type VenueBinder,
   type VenueId,
   type WorkerDeps,
   type WorkerLogger,
@@ -25,6 +26,8 @@ export interface ComposeWorkerDepsOptions {
   /** @default 3_600_000 (one hour) */
   readonly fundingGraceMs?: number
   readonly logger?: WorkerLogger
+  /** binders for binding jobs; a worker without them leaves those to others */
+  readonly binders?: Readonly<Record<VenueId, VenueBinder>>
 }
 
 /** The composition root of a worker process. */
@@ -39,5 +42,6 @@ export function composeWorkerDeps(o: ComposeWorkerDepsOptions): WorkerDeps {
     leaseMs: o.leaseMs ?? 30_000,
     fundingGraceMs: o.fundingGraceMs ?? 3_600_000,
     logger: o.logger ?? createJsonLogger(),
+    binders: o.binders,
   }
 }

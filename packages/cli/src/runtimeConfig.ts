@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs'
 import { resolve } from 'node:path'
-import type { Store } from '@dn/core'
+import type { BindingConfig, Store } from '@dn/core'
 import { loadMasterKey } from './masterKey.js'
 import { openStore } from './openStore.js'
 
@@ -50,4 +50,15 @@ export function onShutdown(stop: () => Promise<void>): void {
   }
   process.once('SIGINT', handler)
   process.once('SIGTERM', handler)
+}
+
+/** Fee approval and Lighter signer chain, from the environment. */
+export function bindingConfigFromEnv(env: NodeJS.ProcessEnv): BindingConfig {
+  return {
+    feeApproval: envFlag(env.DN_FEE_APPROVAL, false),
+    builderAddress:
+      env.DN_BUILDER_ADDRESS ?? '0x0000000000000000000000000000000000000000',
+    builderName: env.DN_BUILDER_NAME ?? 'dn',
+    lighterTestnet: envFlag(env.DN_LIGHTER_TESTNET, false),
+  }
 }

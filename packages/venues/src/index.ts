@@ -59,6 +59,7 @@ export type {
   LighterSignedTx,
   LighterTxHeader,
 } from './lighter/signer/types.js'
+export { createSimBinders } from './sim/createSimBinders.js'
 export {
   createSimMarketData,
   type SimMarketDataOptions,

@@ -4,12 +4,17 @@ import {
   startWorker,
 } from '@dn/core'
 import { startHttpServer } from '@dn/server'
-import { createSimVenues, startFaucetServer } from '@dn/venues'
+import {
+  createSimBinders,
+  createSimVenues,
+  startFaucetServer,
+} from '@dn/venues'
 import type { Command } from 'commander'
 import { composeServerDeps } from '../composeServerDeps.js'
 import { composeWorkerDeps } from '../composeWorkerDeps.js'
 import { deriveKey } from '../masterKey.js'
 import {
+  bindingConfigFromEnv,
   type CommonFlags,
   envFlag,
   onShutdown,
@@ -35,6 +40,8 @@ export async function runUp(
   const env = process.env
   const { masterKey, store } = await openRuntime(flags, mode === 'up')
   const venues = createSimVenues({ seed: Number(flags.seed) })
+  const bindingConfig = bindingConfigFromEnv(env)
+  const binders = createSimBinders(venues, bindingConfig)
   const deps = composeServerDeps({
     store,
     markets: venues.marketData,
@@ -49,6 +56,7 @@ export async function runUp(
       secrets: createAesGcmSecrets(deriveKey(masterKey, 'venue-credentials')),
       adapters: venues.adapters,
     }),
+    binding: { binders, config: bindingConfig },
   })
   const server = await startHttpServer(deps, {
     host: flags.host,
@@ -67,6 +75,7 @@ export async function runUp(
       composeWorkerDeps({
         store,
         adapters: venues.adapters,
+        binders,
         masterKey,
         logger: deps.logger,
       }),
