@@ -1,22 +1,20 @@
-import type { Insertable, Updateable } from 'kysely'
 import type {
   BindingBatchRecord,
+  BindingBatchStatus,
   BindingVenueEntry,
 } from '../domain/bindingBatch.js'
 import type { BindingBatchRepo } from '../ports/store.js'
 import { isoToMicros } from '../util/time.js'
-import { claimRows } from './claimRows.js'
 import type { BindingBatchesTable } from './database.js'
+import { leasedTable } from './leasedTable.js'
 import type { RepoScope } from './repoScope.js'
 import {
   type FieldMap,
-  fromRow,
   int,
   json,
   micros,
   nullable,
   text,
-  toRow,
 } from './rowMappers.js'
 
 const bindingBatchFields: FieldMap<BindingBatchRecord, BindingBatchesTable> = {
@@ -41,25 +39,17 @@ const bindingBatchFields: FieldMap<BindingBatchRecord, BindingBatchesTable> = {
  * insert of a used prepare nonce throw, however many race.
  */
 export function bindingBatchRepo(scope: RepoScope): BindingBatchRepo {
-  const read = (row: object) => fromRow(bindingBatchFields, row)
+  const t = leasedTable<
+    BindingBatchRecord,
+    BindingBatchStatus,
+    'binding_batches'
+  >(scope, {
+    table: 'binding_batches',
+    fields: bindingBatchFields,
+    immutable: ['id', 'owner', 'nonce', 'requestHash', 'createdAt'],
+  })
   return {
-    async insert(batch) {
-      const row = toRow(bindingBatchFields, batch, scope.dialect)
-      await scope
-        .db()
-        .insertInto('binding_batches')
-        .values(row as Insertable<BindingBatchesTable>)
-        .execute()
-    },
-    async get(id) {
-      const row = await scope
-        .db()
-        .selectFrom('binding_batches')
-        .selectAll()
-        .where('id', '=', id)
-        .executeTakeFirst()
-      return row === undefined ? undefined : read(row)
-    },
+    ...t.shared,
     async getByNonce(owner, nonce) {
       const row = await scope
         .db()
@@ -68,30 +58,7 @@ export function bindingBatchRepo(scope: RepoScope): BindingBatchRepo {
         .where('owner', '=', owner)
         .where('nonce', '=', nonce)
         .executeTakeFirst()
-      return row === undefined ? undefined : read(row)
-    },
-    async update(id, patch, guard) {
-      if (guard?.status?.length === 0) return undefined
-      const set = toRow(bindingBatchFields, patch, scope.dialect, [
-        'id',
-        'owner',
-        'nonce',
-        'requestHash',
-        'createdAt',
-      ])
-      let query = scope
-        .db()
-        .updateTable('binding_batches')
-        .set(set as Updateable<BindingBatchesTable>)
-        .where('id', '=', id)
-      if (guard?.status !== undefined) {
-        query = query.where('status', 'in', guard.status)
-      }
-      if (guard?.fence !== undefined) {
-        query = query.where('fence', '=', guard.fence)
-      }
-      const row = await query.returningAll().executeTakeFirst()
-      return row === undefined ? undefined : read(row)
+      return row === undefined ? undefined : t.read(row)
     },
     async countCreatedSince(owner, sinceIso) {
       const since = Number(isoToMicros(sinceIso))
@@ -103,10 +70,6 @@ export function bindingBatchRepo(scope: RepoScope): BindingBatchRepo {
         .where('created_at', '>=', since)
         .executeTakeFirstOrThrow()
       return Number(row.count)
-    },
-    async claim(request) {
-      const rows = await claimRows(scope, 'binding_batches', request)
-      return rows.map(read)
     },
   }
 }

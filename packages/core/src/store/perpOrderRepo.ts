@@ -1,25 +1,21 @@
-import type { Insertable, Updateable } from 'kysely'
 import type {
   OrderResolution,
   PerpOrderRecord,
   PerpOrderStatus,
 } from '../domain/perpOrder.js'
 import type { PerpOrderRepo } from '../ports/store.js'
-import { isoToMicros } from '../util/time.js'
-import { claimRows } from './claimRows.js'
 import type { PerpOrdersTable } from './database.js'
+import { leasedTable } from './leasedTable.js'
 import type { RepoScope } from './repoScope.js'
 import {
   bool,
   decimal,
   type FieldMap,
-  fromRow,
   int,
   json,
   micros,
   nullable,
   text,
-  toRow,
 } from './rowMappers.js'
 
 const perpOrderFields: FieldMap<PerpOrderRecord, PerpOrdersTable> = {
@@ -68,92 +64,19 @@ export const ACTIVE_ORDER_STATUSES: readonly PerpOrderStatus[] = [
 
 /** Direct perpetual orders. See {@link PerpOrderRepo}. */
 export function perpOrderRepo(scope: RepoScope): PerpOrderRepo {
-  const read = (row: object) => fromRow(perpOrderFields, row)
+  const t = leasedTable<PerpOrderRecord, PerpOrderStatus, 'perp_orders'>(
+    scope,
+    {
+      table: 'perp_orders',
+      fields: perpOrderFields,
+      immutable: ['id', 'owner', 'apiKeyId', 'createdAt'],
+      venueColumns: ['venue'],
+    },
+  )
   return {
-    async insert(order) {
-      const row = toRow(perpOrderFields, order, scope.dialect)
-      await scope
-        .db()
-        .insertInto('perp_orders')
-        .values(row as Insertable<PerpOrdersTable>)
-        .execute()
-    },
-    async get(id) {
-      const row = await scope
-        .db()
-        .selectFrom('perp_orders')
-        .selectAll()
-        .where('id', '=', id)
-        .executeTakeFirst()
-      return row === undefined ? undefined : read(row)
-    },
-    async update(id, patch, guard) {
-      if (guard?.status?.length === 0) return undefined
-      const set = toRow(perpOrderFields, patch, scope.dialect, [
-        'id',
-        'owner',
-        'apiKeyId',
-        'createdAt',
-      ])
-      let query = scope
-        .db()
-        .updateTable('perp_orders')
-        .set(set as Updateable<PerpOrdersTable>)
-        .where('id', '=', id)
-      if (guard?.status !== undefined) {
-        query = query.where('status', 'in', guard.status)
-      }
-      if (guard?.fence !== undefined) {
-        query = query.where('fence', '=', guard.fence)
-      }
-      const row = await query.returningAll().executeTakeFirst()
-      return row === undefined ? undefined : read(row)
-    },
-    async list(filter) {
-      if (filter.venues.length === 0 || filter.limit <= 0) return []
-      let query = scope
-        .db()
-        .selectFrom('perp_orders')
-        .selectAll()
-        .where('owner', '=', filter.owner)
-        .where('venue', 'in', filter.venues)
-      if (filter.status !== undefined) {
-        query = query.where('status', '=', filter.status)
-      }
-      if (filter.updatedSince !== undefined) {
-        const since = Number(isoToMicros(filter.updatedSince))
-        query = query.where('updated_at', '>=', since)
-      }
-      const { after } = filter
-      if (after !== undefined) {
-        const at = Number(isoToMicros(after.updatedAt))
-        query = query.where((eb) =>
-          eb.or([
-            eb('updated_at', '<', at),
-            eb.and([eb('updated_at', '=', at), eb('id', '<', after.id)]),
-          ]),
-        )
-      }
-      const rows = await query
-        .orderBy('updated_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(filter.limit)
-        .execute()
-      return rows.map(read)
-    },
-    async claim(request) {
-      const rows = await claimRows(scope, 'perp_orders', request)
-      return rows.map(read)
-    },
-    async countActiveByOwner(owner) {
-      const row = await scope
-        .db()
-        .selectFrom('perp_orders')
-        .select((eb) => eb.fn.countAll().as('count'))
-        .where('owner', '=', owner)
-        .where('status', 'in', ACTIVE_ORDER_STATUSES)
-        .executeTakeFirstOrThrow()
-      return Number(row.count)
-    },
+    ...t.shared,
+    list: t.list,
+    countActiveByOwner: (owner) =>
+      t.countByOwnerIn(owner, ACTIVE_ORDER_STATUSES),
   }
 }
