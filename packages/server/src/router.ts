@@ -46,7 +46,12 @@ export function createRouter(routes: readonly Route[]): {
   return {
     match(method, path) {
       const parts = path.split('/').slice(1)
-      const allow: string[] = []
+      // every route whose shape fits, with how many segments were captures
+      const fits: {
+        route: Route
+        params: Record<string, string>
+        captures: number
+      }[] = []
       for (const c of compiled) {
         if (c.segments.length !== parts.length) continue
         const params: Record<string, string> = {}
@@ -57,13 +62,21 @@ export function createRouter(routes: readonly Route[]): {
           if (seg.startsWith('{')) params[seg.slice(1, -1)] = part
           else ok = seg === part
         }
-        if (!ok) continue
-        if (c.route.method === method)
-          return { kind: 'found', route: c.route, params }
-        allow.push(c.route.method)
+        if (ok)
+          fits.push({
+            route: c.route,
+            params,
+            captures: Object.keys(params).length,
+          })
       }
-      return allow.length > 0
-        ? { kind: 'method_not_allowed', allow }
+      // a literal segment wins over a capture: `/prepare` is not a binding id
+      const fewest = Math.min(...fits.map((f) => f.captures))
+      const best = fits.filter((f) => f.captures === fewest)
+      const found = best.find((f) => f.route.method === method)
+      if (found)
+        return { kind: 'found', route: found.route, params: found.params }
+      return best.length > 0
+        ? { kind: 'method_not_allowed', allow: best.map((f) => f.route.method) }
         : { kind: 'not_found' }
     },
   }

@@ -98,43 +98,46 @@ export async function submitVenueBindings(
   bindingId: string,
   signatures: readonly SubmittedSignature[],
 ): Promise<VenueBindingBatchView> {
-  const batch = await loadBatch(deps, bindingId)
-  const now = deps.clock.now()
-  if (Date.parse(batch.expiresAt) <= now) {
-    throw new BindingRouteError(
-      410,
-      'binding_expired',
-      'this binding session has expired; prepare a new one',
+  // optimistic: each write raises the batch's fence and requires the one
+  // it read, so a concurrent submit or worker write is never overwritten
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const batch = await loadBatch(deps, bindingId)
+    const now = deps.clock.now()
+    if (Date.parse(batch.expiresAt) <= now) {
+      throw new BindingRouteError(
+        410,
+        'binding_expired',
+        'this binding session has expired; prepare a new one',
+      )
+    }
+    await checkSignatures(deps, batch, signatures)
+    const venues: BindingVenueEntry[] = batch.venues.map((v) => {
+      const mine = signatures.filter((s) =>
+        v.requests.some((r) => r.requestId === s.requestId),
+      )
+      if (mine.length === 0 || v.status !== 'awaiting_signatures') return v
+      const all = { ...v.signatures }
+      for (const s of mine) all[s.requestId] = s.signature
+      const complete = v.requests.every((r) => r.requestId in all)
+      return { ...v, signatures: all, status: complete ? 'queued' : v.status }
+    })
+    const status = deriveBatchStatus(venues)
+    const updated = await deps.store.bindingBatches.update(
+      batch.id,
+      {
+        venues,
+        status,
+        fence: batch.fence + 1,
+        ...(status === 'processing' ? { nextCheckAt: null } : {}),
+        updatedAt: msToIso(now),
+      },
+      { fence: batch.fence },
     )
+    if (updated) return bindingBatchView(updated, now)
   }
-  await checkSignatures(deps, batch, signatures)
-  const venues: BindingVenueEntry[] = batch.venues.map((v) => {
-    const mine = signatures.filter((s) =>
-      v.requests.some((r) => r.requestId === s.requestId),
-    )
-    if (mine.length === 0 || v.status !== 'awaiting_signatures') return v
-    const all = { ...v.signatures }
-    for (const s of mine) all[s.requestId] = s.signature
-    const complete = v.requests.every((r) => r.requestId in all)
-    return { ...v, signatures: all, status: complete ? 'queued' : v.status }
-  })
-  const status = deriveBatchStatus(venues)
-  const updated = await deps.store.bindingBatches.update(
-    batch.id,
-    {
-      venues,
-      status,
-      ...(status === 'processing' ? { nextCheckAt: null } : {}),
-      updatedAt: msToIso(now),
-    },
-    { fence: batch.fence },
+  throw new BindingRouteError(
+    409,
+    'binding_busy',
+    'the binding kept changing while submitting; retry with the same Idempotency-Key',
   )
-  if (!updated) {
-    throw new BindingRouteError(
-      409,
-      'binding_busy',
-      'the binding changed while submitting; retry with the same Idempotency-Key',
-    )
-  }
-  return bindingBatchView(updated, now)
 }

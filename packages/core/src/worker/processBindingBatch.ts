@@ -114,23 +114,44 @@ export async function processBindingBatch(
       again ||= retry
     }
   }
-  const status = deriveBatchStatus(venues)
-  const nextCheck = again
-    ? now + RETRY_MS
-    : status === 'awaiting_signatures'
-      ? Date.parse(batch.expiresAt)
-      : null
-  const saved = await deps.store.bindingBatches.update(
-    batch.id,
-    {
-      venues,
-      status,
-      leaseOwner: null,
-      leaseExpiresAt: null,
-      nextCheckAt: nextCheck === null ? null : msToIso(nextCheck),
-      updatedAt: msToIso(deps.clock.now()),
-    },
-    { fence: batch.fence },
-  )
-  if (!saved) throw new FencedOutError(`binding ${batch.id}`)
+  // a submit may have changed other venues meanwhile (it raises the fence):
+  // merge our outcomes into the fresh row rather than overwrite it
+  let base = batch
+  let mine = venues
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const status = deriveBatchStatus(mine)
+    const nextCheck = again
+      ? now + RETRY_MS
+      : status === 'awaiting_signatures'
+        ? Date.parse(base.expiresAt)
+        : null
+    const saved = await deps.store.bindingBatches.update(
+      base.id,
+      {
+        venues: mine,
+        status,
+        fence: base.fence + 1,
+        leaseOwner: null,
+        leaseExpiresAt: null,
+        nextCheckAt: nextCheck === null ? null : msToIso(nextCheck),
+        updatedAt: msToIso(deps.clock.now()),
+      },
+      { fence: base.fence },
+    )
+    if (saved) return
+    const fresh = await deps.store.bindingBatches.get(batch.id)
+    if (!fresh || fresh.leaseOwner !== deps.workerId) {
+      throw new FencedOutError(`binding ${batch.id}`)
+    }
+    mine = fresh.venues.map((f, i) => {
+      const before = batch.venues[i]
+      const ours = venues[i]
+      // ours wins only where we changed it and nobody else did
+      return before && ours && ours !== before && f.status === before.status
+        ? ours
+        : f
+    })
+    base = fresh
+  }
+  throw new FencedOutError(`binding ${batch.id}`)
 }

@@ -92,9 +92,8 @@ export function venueBindingRoutes(deps: ServerDeps): Route[] {
         const bd = bindingDeps(deps)
         const scope = `binding:${bindingId}`
         const fingerprint = requestFingerprint(ctx.method, ctx.path, raw)
-        const stored = await deps.store.idempotency.get(scope, key)
-        if (stored) {
-          if (stored.fingerprint !== fingerprint) {
+        const replay = async (fp: string) => {
+          if (fp !== fingerprint) {
             throw new ConflictError(
               'idempotency_key_reused',
               'this Idempotency-Key was used for different signatures; reuse the original body',
@@ -108,18 +107,37 @@ export function venueBindingRoutes(deps: ServerDeps): Route[] {
             headers: { 'idempotent-replayed': 'true' },
           }
         }
-        const view = await submitVenueBindings(bd, bindingId, body.signatures)
-        const text = JSON.stringify(view)
-        await deps.store.idempotency.claim({
-          scope,
-          key,
-          method: ctx.method,
-          path: ctx.path,
-          fingerprint,
-          status: 202,
-          body: text,
-          createdAt: msToIso(deps.clock.now()),
-        })
+        const stored = await deps.store.idempotency.get(scope, key)
+        if (stored) return replay(stored.fingerprint)
+        // the signatures and the key commit together: two requests with one
+        // key cannot both be taken as first
+        let view: Awaited<ReturnType<typeof submitVenueBindings>>
+        let text = ''
+        let earlier: string | undefined
+        try {
+          view = await deps.store.transaction(async (tx) => {
+            const v = await submitVenueBindings(bd, bindingId, body.signatures)
+            text = JSON.stringify(v)
+            const claim = await tx.idempotency.claim({
+              scope,
+              key,
+              method: ctx.method,
+              path: ctx.path,
+              fingerprint,
+              status: 202,
+              body: text,
+              createdAt: msToIso(deps.clock.now()),
+            })
+            if (!claim.inserted) {
+              earlier = claim.existing.fingerprint
+              throw new ConflictError('idempotency_key_in_use', 'superseded')
+            }
+            return v
+          })
+        } catch (err) {
+          if (earlier !== undefined) return replay(earlier)
+          throw err
+        }
         if (view.status === 'processing') {
           deps.store.notify(WORK_CHANNEL).catch(() => undefined)
         }
