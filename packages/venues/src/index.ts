@@ -19,6 +19,46 @@ export {
   hlApproveAgentRequest,
   hlApproveBuilderFeeRequest,
 } from './hyperliquid/binding/approveAgentRequest.js'
+export {
+  type FormatHlPriceOptions,
+  formatHlPrice,
+  type HlMarketKind,
+  isValidHlPrice,
+} from './hyperliquid/precision/formatHlPrice.js'
+export { formatHlSize } from './hyperliquid/precision/formatHlSize.js'
+export { actionHash } from './hyperliquid/signing/actionHash.js'
+export {
+  HL_L1_DOMAIN,
+  type HlL1ActionInput,
+  l1TypedData,
+  recoverL1Signer,
+  type SignL1ActionParameters,
+  signL1Action,
+} from './hyperliquid/signing/l1Signature.js'
+export {
+  createNonceClock,
+  type NonceClock,
+  type NonceClockOptions,
+} from './hyperliquid/signing/nonceClock.js'
+export {
+  cancelByCloidAction,
+  type HlBuilderFee,
+  type HlOrderAction,
+  type HlOrderInput,
+  type HlOrderWire,
+  type HlTif,
+  orderAction,
+  scheduleCancelAction,
+} from './hyperliquid/signing/orderAction.js'
+export {
+  type HlTypedDataTypes,
+  type HlUserSignedActionObject,
+  type HlUserSignedInput,
+  recoverUserSignedSigner,
+  type SignUserSignedActionParameters,
+  signUserSignedAction,
+  userSignedTypedData,
+} from './hyperliquid/signing/userSignedAction.js'
 export { lighterChangePubKeyRequest } from './lighter/binding/changePubKeyRequest.js'
 export {
   LIGHTER_CONSENT_PREFIX,
