@@ -1,4 +1,4 @@
-import Ajv2020 from 'ajv/dist/2020.js'
+import { Ajv2020 } from 'ajv/dist/2020.js'
 import { describe, expect, test } from 'vitest'
 import { buildOpenApiDocument } from './openApiDocument.js'
 
