@@ -109,6 +109,12 @@ export {
   type FaucetServerOptions,
   startFaucetServer,
 } from './sim/faucetServer.js'
+export type { HlFakeAgent } from './sim/hyperliquidFake/hlFakeState.js'
+export {
+  type HyperliquidFake,
+  type HyperliquidFakeOptions,
+  startHyperliquidFake,
+} from './sim/hyperliquidFake/startHyperliquidFake.js'
 export { createPaperAdapter } from './sim/paperAdapter.js'
 export {
   type ChangePubKeyMessageInput,

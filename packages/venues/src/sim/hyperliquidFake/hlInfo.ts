@@ -1,0 +1,309 @@
+import { type Decimal, dec, decString, type VenueOrder } from '@dn/core'
+import {
+  accountExists,
+  type HlFakeOrder,
+  type HlFakeState,
+} from './hlFakeState.js'
+
+/** A bad `/info` body, answered with HTTP 422 like Hyperliquid. */
+export class HlInfoError extends Error {
+  override name = 'HlInfoError'
+}
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/
+const CLOID = /^0x[0-9a-fA-F]{32}$/
+
+/** Decimals of a step such as `0.0001` (4). */
+export function stepDecimals(step: string): number {
+  return dec(step).decimalPlaces()
+}
+
+/** The universe in listing order: index = asset id. */
+export function universe(state: HlFakeState) {
+  return state.exchange.listed()
+}
+
+/**
+ * Answers one `/info` request.
+ * @throws HlInfoError on an unknown type or a bad field
+ */
+export function handleInfo(
+  state: HlFakeState,
+  body: Record<string, unknown>,
+): unknown {
+  switch (body.type) {
+    case 'meta':
+      return meta(state)
+    case 'metaAndAssetCtxs':
+      return [meta(state), assetCtxs(state)]
+    case 'allMids':
+      return Object.fromEntries(
+        universe(state).map((r) => [
+          r.symbol,
+          state.exchange.quote(r.symbol).mark,
+        ]),
+      )
+    case 'clearinghouseState':
+      return clearinghouseState(state, user(body))
+    case 'orderStatus':
+      return orderStatus(state, user(body), body.oid)
+    case 'openOrders':
+    case 'frontendOpenOrders':
+      return openOrders(state, user(body))
+    case 'userFunding':
+      return userFunding(state, user(body), body.startTime, body.endTime)
+    case 'userRole':
+      return { role: accountExists(state, user(body)) ? 'user' : 'missing' }
+    case 'extraAgents':
+      return [...(state.agentsByUser.get(user(body))?.values() ?? [])].map(
+        (a) => ({ name: a.name, address: a.address, validUntil: a.validUntil }),
+      )
+    case 'maxBuilderFee': {
+      const builder = address(body.builder, 'builder')
+      return state.builderFees.get(`${user(body)}|${builder}`) ?? 0
+    }
+    default:
+      throw new HlInfoError(
+        `Failed to deserialize the JSON body into the target type: unknown variant \`${String(body.type)}\``,
+      )
+  }
+}
+
+function user(body: Record<string, unknown>): string {
+  return address(body.user, 'user')
+}
+
+function address(v: unknown, name: string): string {
+  if (typeof v !== 'string' || !ADDRESS.test(v)) {
+    throw new HlInfoError(
+      `Failed to deserialize the JSON body into the target type: ${name}: invalid address`,
+    )
+  }
+  return v.toLowerCase()
+}
+
+function meta(state: HlFakeState) {
+  return {
+    universe: universe(state).map((r) => ({
+      name: r.symbol,
+      szDecimals: stepDecimals(r.sizeStep),
+      maxLeverage: r.maxLeverage,
+      marginTableId: r.maxLeverage,
+    })),
+    marginTables: [],
+    collateralToken: 0,
+  }
+}
+
+function assetCtxs(state: HlFakeState) {
+  return universe(state).map((r) => {
+    const q = state.exchange.quote(r.symbol)
+    const mid = decString(dec(q.bid).add(q.ask).div(2))
+    return {
+      funding: q.fundingRateHourly,
+      openInterest: '0',
+      prevDayPx: q.mark,
+      dayNtlVlm: '0',
+      premium: '0',
+      oraclePx: q.mark,
+      markPx: q.mark,
+      midPx: mid,
+      impactPxs: [q.bid, q.ask],
+      dayBaseVlm: '0',
+    }
+  })
+}
+
+function clearinghouseState(state: HlFakeState, u: string) {
+  const time = state.now()
+  if (!accountExists(state, u)) {
+    const zero = {
+      accountValue: '0',
+      totalNtlPos: '0',
+      totalRawUsd: '0',
+      totalMarginUsed: '0',
+    }
+    return {
+      marginSummary: zero,
+      crossMarginSummary: zero,
+      crossMaintenanceMarginUsed: '0',
+      withdrawable: '0',
+      assetPositions: [],
+      time,
+    }
+  }
+  const account = state.exchange.account(u)
+  let ntl: Decimal = dec(0)
+  let used: Decimal = dec(0)
+  const assetPositions = state.exchange.positions(u).map((p) => {
+    const size = dec(p.size)
+    const mark = dec(p.markPrice)
+    const value = size.abs().mul(mark)
+    const margin = value.div(p.leverage)
+    const pnl = size.mul(mark.sub(p.entryPrice))
+    ntl = ntl.add(value)
+    used = used.add(margin)
+    return {
+      type: 'oneWay',
+      position: {
+        coin: p.market,
+        szi: p.size,
+        leverage: { type: p.marginMode, value: Number(p.leverage) },
+        entryPx: p.entryPrice,
+        positionValue: usd(value),
+        unrealizedPnl: usd(pnl),
+        returnOnEquity: margin.isZero()
+          ? '0'
+          : decString(pnl.div(margin).toDecimalPlaces(6)),
+        liquidationPx: p.liquidationPrice,
+        marginUsed: usd(margin),
+        maxLeverage: state.exchange.rules(p.market)?.maxLeverage ?? 0,
+        cumFunding: { allTime: '0', sinceOpen: '0', sinceChange: '0' },
+      },
+    }
+  })
+  const summary = {
+    accountValue: account.crossEquityUsd,
+    totalNtlPos: usd(ntl),
+    totalRawUsd: account.collateralUsd,
+    totalMarginUsed: usd(used),
+  }
+  return {
+    marginSummary: summary,
+    crossMarginSummary: summary,
+    crossMaintenanceMarginUsed: usd(used.div(2)),
+    withdrawable: account.freeMarginUsd,
+    assetPositions,
+    time,
+  }
+}
+
+function usd(d: Decimal): string {
+  return decString(d.toDecimalPlaces(6))
+}
+
+/** Finds a recorded order by numeric oid or by cloid hex. */
+export function findOrder(
+  state: HlFakeState,
+  u: string,
+  oid: unknown,
+): HlFakeOrder | undefined {
+  let n: number | undefined
+  if (typeof oid === 'number') n = oid
+  else if (typeof oid === 'string' && CLOID.test(oid)) {
+    n = state.oidByCloid.get(`${u}|${oid.toLowerCase()}`)
+  } else if (typeof oid === 'string' && /^\d+$/.test(oid)) n = Number(oid)
+  else {
+    throw new HlInfoError(
+      'Failed to deserialize the JSON body into the target type: oid',
+    )
+  }
+  const rec = n === undefined ? undefined : state.ordersByOid.get(n)
+  return rec?.user === u ? rec : undefined
+}
+
+function orderStatus(state: HlFakeState, u: string, oid: unknown) {
+  const rec = findOrder(state, u, oid)
+  const view =
+    rec && accountExists(state, u)
+      ? state.exchange.order(u, rec.engineId)
+      : null
+  if (!rec || !view) return { status: 'unknownOid' }
+  return {
+    status: 'order',
+    order: {
+      order: wireOrder(rec, view),
+      status: hlStatus(view),
+      statusTimestamp: state.now(),
+    },
+  }
+}
+
+function wireOrder(rec: HlFakeOrder, view: VenueOrder) {
+  return {
+    coin: rec.coin,
+    side: rec.side,
+    limitPx: rec.limitPx,
+    sz: decString(dec(view.size).sub(view.filledBase)),
+    oid: rec.oid,
+    timestamp: rec.timestamp,
+    triggerCondition: 'N/A',
+    isTrigger: false,
+    triggerPx: '0.0',
+    children: [],
+    isPositionTpsl: false,
+    reduceOnly: false,
+    orderType: 'Limit',
+    origSz: rec.origSz,
+    tif: 'Gtc',
+    cloid: rec.cloid,
+  }
+}
+
+/** Hyperliquid's status word of an engine order. */
+export function hlStatus(view: VenueOrder): string {
+  if (view.state === 'open' || view.state === 'partially_filled') return 'open'
+  if (view.state === 'filled') return 'filled'
+  if (view.state === 'rejected') return 'rejected'
+  if (view.venueStatus.endsWith('Canceled')) return view.venueStatus
+  return 'canceled'
+}
+
+function openOrders(state: HlFakeState, u: string) {
+  if (!accountExists(state, u)) return []
+  const byEngineId = new Map(
+    [...state.ordersByOid.values()]
+      .filter((r) => r.user === u)
+      .map((r) => [r.engineId, r]),
+  )
+  return state.exchange.openOrders(u).flatMap((view) => {
+    const rec = byEngineId.get(view.clientOrderId)
+    if (!rec) return []
+    const w = wireOrder(rec, view)
+    return [
+      {
+        coin: w.coin,
+        side: w.side,
+        limitPx: w.limitPx,
+        sz: w.sz,
+        oid: w.oid,
+        timestamp: w.timestamp,
+        origSz: w.origSz,
+        ...(rec.cloid ? { cloid: rec.cloid } : {}),
+      },
+    ]
+  })
+}
+
+function userFunding(
+  state: HlFakeState,
+  u: string,
+  startTime: unknown,
+  endTime: unknown,
+) {
+  if (typeof startTime !== 'number') {
+    throw new HlInfoError(
+      'Failed to deserialize the JSON body into the target type: startTime',
+    )
+  }
+  if (!accountExists(state, u)) return []
+  const end = typeof endTime === 'number' ? endTime : Number.POSITIVE_INFINITY
+  const since = new Date(startTime).toISOString()
+  return universe(state)
+    .flatMap((r) => state.exchange.funding(u, r.symbol, since))
+    .map((p) => ({ p, time: Date.parse(p.time) }))
+    .filter(({ time }) => time <= end)
+    .sort((a, b) => a.time - b.time)
+    .map(({ p, time }) => ({
+      time,
+      hash: '0x0000000000000000000000000000000000000000000000000000000000000000',
+      delta: {
+        type: 'funding',
+        coin: p.market,
+        usdc: p.amountUsd,
+        szi: p.positionSize,
+        fundingRate: p.rate,
+        nSamples: null,
+      },
+    }))
+}

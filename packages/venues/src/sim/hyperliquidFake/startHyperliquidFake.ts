@@ -1,0 +1,148 @@
+import {
+  createServer,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { SimExchange } from '../simExchange.js'
+import { handleExchange } from './hlExchange.js'
+import { createHlFakeState, type HlFakeAgent } from './hlFakeState.js'
+import { HlInfoError, handleInfo } from './hlInfo.js'
+
+export interface HyperliquidFakeOptions {
+  /** the simulated `hl` venue traded through the fake */
+  readonly exchange: SimExchange
+  /** @default '127.0.0.1' */
+  readonly host?: string
+  /** 0 picks a free port @default 0 */
+  readonly port?: number
+  /** phantom-agent source `a` (mainnet) or `b`; `hyperliquidChain` @default true */
+  readonly isMainnet?: boolean
+  /** time for nonces, expiries and timestamps; use the exchange's clock @default Date.now */
+  readonly now?: () => number
+}
+
+export interface HyperliquidFake {
+  /** base URL; POST `${url}/info` and `${url}/exchange` */
+  readonly url: string
+  close(): Promise<void>
+  /** the API wallets `user` approved, as `extraAgents` lists them */
+  agents(user: string): HlFakeAgent[]
+}
+
+const MAX_BODY = 256 * 1024
+
+/**
+ * Starts an HTTP server speaking Hyperliquid's `/info` and `/exchange`
+ * protocol over a simulated `hl` exchange: real L1 and user-signed
+ * signatures are recovered, agents and nonces are enforced, orders go to
+ * the engine. Engine faults: `outage` → 503, `timeoutAfterAccept` → the
+ * action is processed and the socket is destroyed without an answer,
+ * `latencyMs` delays every answer.
+ * @example const fake = await startHyperliquidFake({ exchange })
+ */
+export async function startHyperliquidFake(
+  options: HyperliquidFakeOptions,
+): Promise<HyperliquidFake> {
+  const state = createHlFakeState(
+    options.exchange,
+    options.isMainnet ?? true,
+    options.now ?? Date.now,
+  )
+  const server = createServer((req, res) => {
+    serve(req, res).catch((e: unknown) => {
+      if (!res.headersSent) send(res, 500, { error: String(e) })
+      else res.destroy()
+    })
+  })
+
+  async function serve(req: IncomingMessage, res: ServerResponse) {
+    const path = (req.url ?? '').split('?')[0]
+    if (req.method !== 'POST' || (path !== '/info' && path !== '/exchange')) {
+      send(res, 404, { error: 'Not Found' })
+      return
+    }
+    let body: Record<string, unknown>
+    try {
+      const parsed: unknown = JSON.parse(await readBody(req))
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+        throw new SyntaxError('not an object')
+      }
+      body = parsed as Record<string, unknown>
+    } catch {
+      send(res, 422, 'Failed to deserialize the JSON body into the target type')
+      return
+    }
+    const faults = options.exchange.faults()
+    if (faults.latencyMs > 0) {
+      await new Promise((r) => setTimeout(r, faults.latencyMs))
+    }
+    if (faults.outage) {
+      send(res, 503, { error: 'Service Unavailable' })
+      return
+    }
+    if (path === '/info') {
+      try {
+        send(res, 200, handleInfo(state, body))
+      } catch (e) {
+        if (e instanceof HlInfoError) send(res, 422, e.message)
+        else throw e
+      }
+      return
+    }
+    const answer = await handleExchange(state, body)
+    if (options.exchange.rollFault('timeoutAfterAccept')) {
+      req.socket.destroy()
+      return
+    }
+    send(res, 200, answer)
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const { address, port } = server.address() as AddressInfo
+  const host = address.includes(':') ? `[${address}]` : address
+  return {
+    url: `http://${host}:${port}`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections()
+        server.close((e) => (e ? reject(e) : resolve()))
+      }),
+    agents: (user) => [
+      ...(state.agentsByUser.get(user.toLowerCase())?.values() ?? []),
+    ],
+  }
+}
+
+function send(res: ServerResponse, status: number, body: unknown) {
+  const text = typeof body === 'string' ? body : JSON.stringify(body)
+  res.writeHead(status, {
+    'content-type':
+      typeof body === 'string' ? 'text/plain' : 'application/json',
+  })
+  res.end(text)
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let size = 0
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => {
+      size += c.length
+      if (size > MAX_BODY) {
+        reject(new SyntaxError('body too large'))
+        req.destroy()
+        return
+      }
+      chunks.push(c)
+    })
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    req.on('error', reject)
+  })
+}
