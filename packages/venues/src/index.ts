@@ -12,6 +12,11 @@ export type {
 } from './binding/signRequestKinds.js'
 export { verifySignRequest } from './binding/verifySignRequest.js'
 export {
+  createHyperliquidBinder,
+  HL_AGENT_NAME,
+  type HyperliquidBinderOptions,
+} from './hyperliquid/binder/createHyperliquidBinder.js'
+export {
   HL_DEFAULT_SIGNATURE_CHAIN_ID,
   HL_MAX_BUILDER_FEE_RATE,
   type HlApproveAgentInput,

@@ -1,0 +1,177 @@
+import {
+  type BindingConfig,
+  type Clock,
+  type CompletionResult,
+  type PreparedVenue,
+  type SignRequest,
+  systemClock,
+  type VenueBinder,
+  type VenueTarget,
+  VenueUnavailableError,
+} from '@dn/core'
+import type { Hex } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { verifySignRequest } from '../../binding/verifySignRequest.js'
+import {
+  hlApproveAgentRequest,
+  hlApproveBuilderFeeRequest,
+} from '../binding/approveAgentRequest.js'
+import { splitSignature } from '../signing/splitSignature.js'
+
+export interface HyperliquidBinderOptions {
+  readonly baseUrl: string
+  readonly isMainnet: boolean
+  /** @default globalThis.fetch */
+  readonly fetchFn?: typeof fetch
+  readonly clock?: Clock
+  /** per call, ms @default 10_000 */
+  readonly timeout?: number
+}
+
+/** One agent name, so a rebind replaces the service's previous agent. */
+export const HL_AGENT_NAME = 'dn'
+
+/**
+ * Binding on Hyperliquid's real protocol: `userRole` for the account
+ * preflight, user-signed `approveAgent` (and `approveBuilderFee`) posted to
+ * `/exchange` with the wallet's signatures, confirmed by `extraAgents`
+ * before the agent key is reported bound.
+ */
+export function createHyperliquidBinder(
+  o: HyperliquidBinderOptions,
+): VenueBinder {
+  const fetchFn = o.fetchFn ?? globalThis.fetch
+  const clock = o.clock ?? systemClock
+  const post = async (path: string, body: unknown): Promise<unknown> => {
+    let res: Response
+    try {
+      res = await fetchFn(`${o.baseUrl.replace(/\/$/, '')}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(o.timeout ?? 10_000),
+      })
+    } catch (cause) {
+      throw new VenueUnavailableError(`hl ${path} unreachable`, { cause })
+    }
+    if (!res.ok)
+      throw new VenueUnavailableError(`hl ${path} answered HTTP ${res.status}`)
+    return res.json()
+  }
+  const agents = async (
+    owner: string,
+  ): Promise<{ address: string; validUntil?: number }[]> => {
+    const list = await post('/info', { type: 'extraAgents', user: owner })
+    return Array.isArray(list)
+      ? (list as { address: string; validUntil?: number }[])
+      : []
+  }
+  const hasAgent = async (owner: string, ref: string) =>
+    (await agents(owner)).some(
+      (a) =>
+        a.address.toLowerCase() === ref.toLowerCase() &&
+        (a.validUntil === undefined || a.validUntil > clock.now()),
+    )
+
+  const builderApproved = async (owner: string, builder: string) => {
+    const cap = await post('/info', {
+      type: 'maxBuilderFee',
+      user: owner,
+      builder,
+    })
+    return typeof cap === 'number' && cap > 0
+  }
+
+  return {
+    venue: 'hl',
+    async findAccount(owner) {
+      const r = (await post('/info', { type: 'userRole', user: owner })) as {
+        role?: string
+      }
+      if (r.role === 'missing') return 'missing'
+      return r.role === 'user' ? 'found' : 'not_owned'
+    },
+    async prepare(
+      _owner: string,
+      target: VenueTarget,
+      config: BindingConfig,
+    ): Promise<PreparedVenue> {
+      const secret = generatePrivateKey()
+      const agentAddress = privateKeyToAccount(secret).address
+      const nonce = clock.now()
+      const common = {
+        signatureChainId: target.signatureChainId,
+        testnet: !o.isMainnet,
+      }
+      const requests: SignRequest[] = [
+        hlApproveAgentRequest({
+          ...common,
+          agentAddress,
+          agentName: HL_AGENT_NAME,
+          nonce,
+        }) as SignRequest,
+      ]
+      if (config.feeApproval) {
+        requests.push(
+          hlApproveBuilderFeeRequest({
+            ...common,
+            builder: config.builderAddress,
+            nonce: nonce + 1,
+          }) as SignRequest,
+        )
+      }
+      return {
+        requests,
+        credentialRef: agentAddress,
+        secret,
+        context: { nonce: String(nonce) },
+      }
+    },
+    verify: (request, signature, owner) =>
+      verifySignRequest(request, signature, owner),
+    async complete(owner, entry): Promise<CompletionResult> {
+      for (const request of entry.requests) {
+        if (request.method !== 'eth_signTypedData_v4') continue
+        const signature = entry.signatures[request.requestId]
+        if (!signature) {
+          return {
+            outcome: 'failed',
+            code: 'missing_signature',
+            message: `${request.requestId} is not signed`,
+            retryable: false,
+          }
+        }
+        const action = request.payload.message
+        const answer = (await post('/exchange', {
+          action,
+          nonce: action.nonce,
+          signature: splitSignature(signature as Hex),
+        })) as { status?: string; response?: unknown }
+        if (answer.status !== 'ok') {
+          // the same approval sent twice is refused for its nonce: if the
+          // agent is already there, the first send went through
+          if (
+            request.action === 'approveAgent' &&
+            (await hasAgent(owner, entry.credentialRef))
+          )
+            continue
+          if (
+            request.action === 'approveBuilderFee' &&
+            (await builderApproved(owner, String(action.builder)))
+          )
+            continue
+          return {
+            outcome: 'failed',
+            code: 'venue_rejected',
+            message: String(answer.response ?? 'refused'),
+            retryable: false,
+          }
+        }
+      }
+      return (await hasAgent(owner, entry.credentialRef))
+        ? { outcome: 'bound' }
+        : { outcome: 'confirming' }
+    },
+    isUsable: (owner, ref) => hasAgent(owner, ref),
+  }
+}
