@@ -12,6 +12,10 @@ export type {
 } from './binding/signRequestKinds.js'
 export { verifySignRequest } from './binding/verifySignRequest.js'
 export {
+  createHyperliquidAdapter,
+  type HyperliquidAdapterOptions,
+} from './hyperliquid/adapter/createHyperliquidAdapter.js'
+export {
   createHyperliquidBinder,
   HL_AGENT_NAME,
   type HyperliquidBinderOptions,

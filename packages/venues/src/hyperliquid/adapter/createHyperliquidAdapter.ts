@@ -1,0 +1,578 @@
+import {
+  type Clock,
+  dec,
+  decString,
+  type FundingPayment,
+  type MarketQuote,
+  type MarketRules,
+  systemClock,
+  UncertainSubmissionError,
+  type VenueAdapter,
+  type VenueCredential,
+  type VenueOrder,
+  type VenueOrderRequest,
+  type VenueOrderState,
+  type VenuePosition,
+  VenueRejectedError,
+  VenueUnavailableError,
+} from '@dn/core'
+import type { Hex } from 'viem'
+import { isValidHlPrice } from '../precision/formatHlPrice.js'
+import { signL1Action } from '../signing/l1Signature.js'
+import { createNonceClock } from '../signing/nonceClock.js'
+import {
+  cancelByCloidAction,
+  type HlTif,
+  orderAction,
+} from '../signing/orderAction.js'
+import { createHlTransport, type HlPost } from './hlTransport.js'
+
+export interface HyperliquidAdapterOptions {
+  /** `https://api.hyperliquid.xyz` or `https://api.hyperliquid-testnet.xyz` */
+  readonly baseUrl: string
+  /** phantom-agent source `a` (mainnet) or `b` (testnet) */
+  readonly isMainnet: boolean
+  /** @default globalThis.fetch */
+  readonly fetchFn?: typeof globalThis.fetch | undefined
+  /** time source for nonces and the meta cache @default systemClock */
+  readonly clock?: Clock | undefined
+  /** ms per HTTP request @default 10_000 */
+  readonly timeout?: number | undefined
+  /** ms the market universe is cached @default 60_000 */
+  readonly metaTtlMs?: number | undefined
+}
+
+interface HlAsset {
+  readonly index: number
+  readonly name: string
+  readonly szDecimals: number
+  readonly maxLeverage: number
+}
+
+interface HlAssetCtx {
+  readonly markPx: string
+  readonly funding: string
+  readonly impactPxs: readonly [string, string] | null
+}
+
+interface HlMeta {
+  readonly assets: ReadonlyMap<string, HlAsset>
+  readonly ctxs: ReadonlyMap<string, HlAssetCtx>
+}
+
+const TIF: Record<VenueOrderRequest['timeInForce'], HlTif> = {
+  ioc: 'Ioc',
+  gtc: 'Gtc',
+  post_only: 'Alo',
+}
+
+/** Hyperliquid returns at most this many `userFunding` rows per call. */
+const FUNDING_PAGE = 500
+const FUNDING_MAX_PAGES = 20
+
+/**
+ * The Hyperliquid (`hl`) venue adapter over the public REST API: reads via
+ * `POST /info`, orders and cancels as agent-signed L1 actions via
+ * `POST /exchange`. Main-dex perps only.
+ * @param options base URL, network, fetch, clock and timeout
+ * @returns the adapter for venue `hl`
+ * @example createHyperliquidAdapter({ baseUrl: 'https://api.hyperliquid.xyz', isMainnet: true })
+ */
+export function createHyperliquidAdapter(
+  options: HyperliquidAdapterOptions,
+): VenueAdapter {
+  const clock = options.clock ?? systemClock
+  const ttl = options.metaTtlMs ?? 60_000
+  const post: HlPost = createHlTransport({
+    baseUrl: options.baseUrl,
+    fetchFn: options.fetchFn ?? globalThis.fetch,
+    timeout: options.timeout ?? 10_000,
+  })
+  const nonces = createNonceClock(clock)
+  let cached: { at: number; meta: HlMeta } | undefined
+
+  async function loadMeta(): Promise<HlMeta> {
+    const raw = await post('/info', { type: 'metaAndAssetCtxs' }, 'read')
+    const meta = parseMetaAndCtxs(raw)
+    cached = { at: clock.now(), meta }
+    return meta
+  }
+
+  async function universe(): Promise<HlMeta> {
+    if (cached && clock.now() - cached.at < ttl) return cached.meta
+    return loadMeta()
+  }
+
+  /** the asset of `market`; a write to an unlisted market is refused */
+  async function assetFor(market: string): Promise<HlAsset> {
+    const a = (await universe()).assets.get(market)
+    if (!a) throw new VenueRejectedError(`unknown market ${market}`)
+    return a
+  }
+
+  async function signedPost(
+    cred: VenueCredential,
+    action: object,
+  ): Promise<unknown> {
+    const key = agentKey(cred)
+    const nonce = nonces.next()
+    const signature = await signL1Action({
+      privateKey: key,
+      action,
+      vaultAddress: null,
+      nonce,
+      isMainnet: options.isMainnet,
+    })
+    return post(
+      '/exchange',
+      { action, nonce, signature, vaultAddress: null },
+      'write',
+    )
+  }
+
+  return Object.freeze({
+    venue: 'hl' as const,
+
+    async rules(symbol: string): Promise<MarketRules | undefined> {
+      const a = (await universe()).assets.get(symbol)
+      if (!a) return undefined
+      const sizeStep = decString(dec(10).pow(-a.szDecimals))
+      return {
+        venue: 'hl',
+        symbol: a.name,
+        tickSize: decString(dec(10).pow(-Math.max(6 - a.szDecimals, 0))),
+        maxSigFigs: 5,
+        sizeStep,
+        minNotionalUsd: '10',
+        minBase: sizeStep,
+        maxLeverage: a.maxLeverage,
+      }
+    },
+
+    async quote(symbol: string): Promise<MarketQuote> {
+      const ctx = (await loadMeta()).ctxs.get(symbol)
+      if (!ctx) {
+        throw new VenueUnavailableError(`hyperliquid: no market ${symbol}`)
+      }
+      return {
+        venue: 'hl',
+        symbol,
+        mark: ctx.markPx,
+        bid: ctx.impactPxs?.[0] ?? ctx.markPx,
+        ask: ctx.impactPxs?.[1] ?? ctx.markPx,
+        fundingRateHourly: ctx.funding,
+      }
+    },
+
+    async place(
+      cred: VenueCredential,
+      order: VenueOrderRequest,
+    ): Promise<VenueOrder> {
+      const a = await assetFor(order.market)
+      const price = wireDecimal(order.price)
+      const size = wireDecimal(order.size)
+      if (price === null || !isValidHlPrice(price, a.szDecimals)) {
+        throw new VenueRejectedError(
+          `price ${order.price} is not on the ${a.name} tick`,
+        )
+      }
+      if (size === null || dec(size).decimalPlaces() > a.szDecimals) {
+        throw new VenueRejectedError(
+          `size ${order.size} is not a multiple of the ${a.name} size step`,
+        )
+      }
+      let action: object
+      try {
+        action = orderAction([
+          {
+            asset: a.index,
+            isBuy: order.side === 'long',
+            price,
+            size,
+            reduceOnly: order.reduceOnly,
+            tif: TIF[order.timeInForce],
+            cloid: order.clientOrderId,
+          },
+        ])
+      } catch (err) {
+        throw new VenueRejectedError(
+          err instanceof Error ? err.message : String(err),
+          { cause: err },
+        )
+      }
+      const raw = await signedPost(cred, action)
+      return placeResult(raw, order, size)
+    },
+
+    async cancel(
+      cred: VenueCredential,
+      market: string,
+      clientOrderId: string,
+    ): Promise<void> {
+      const a = await assetFor(market)
+      let action: object
+      try {
+        action = cancelByCloidAction([{ asset: a.index, cloid: clientOrderId }])
+      } catch (err) {
+        throw new VenueRejectedError(
+          err instanceof Error ? err.message : String(err),
+          { cause: err },
+        )
+      }
+      const raw = await signedPost(cred, action)
+      const status = singleStatus(raw, 'cancel')
+      if (status === 'success') return
+      if (isObj(status) && typeof status.error === 'string') {
+        if (/already canceled|filled|never placed/i.test(status.error)) return
+        throw new VenueRejectedError(status.error)
+      }
+      throw new UncertainSubmissionError(
+        `hyperliquid cancel: unexpected status ${JSON.stringify(status)}`,
+      )
+    },
+
+    async order(
+      cred: VenueCredential,
+      _market: string,
+      clientOrderId: string,
+    ): Promise<VenueOrder | null> {
+      const raw = await post(
+        '/info',
+        { type: 'orderStatus', user: owner(cred), oid: clientOrderId },
+        'read',
+      )
+      return parseOrderStatus(raw, clientOrderId)
+    },
+
+    async positions(cred: VenueCredential): Promise<VenuePosition[]> {
+      const raw = await post(
+        '/info',
+        { type: 'clearinghouseState', user: owner(cred) },
+        'read',
+      )
+      return parsePositions(raw)
+    },
+
+    async funding(
+      cred: VenueCredential,
+      market: string,
+      since: string,
+    ): Promise<FundingPayment[]> {
+      let startTime = Date.parse(since)
+      if (!Number.isFinite(startTime)) {
+        throw new RangeError(`since must be an ISO time: ${since}`)
+      }
+      const out: FundingPayment[] = []
+      for (let page = 0; page < FUNDING_MAX_PAGES; page++) {
+        const raw = await post(
+          '/info',
+          { type: 'userFunding', user: owner(cred), startTime },
+          'read',
+        )
+        if (!Array.isArray(raw)) throw badRead('userFunding', raw)
+        let last = startTime
+        for (const row of raw) {
+          const p = parseFundingRow(row)
+          last = Math.max(last, p.time)
+          if (p.coin === market) {
+            out.push({
+              market,
+              time: new Date(p.time).toISOString(),
+              amountUsd: p.usdc,
+              rate: p.rate,
+              positionSize: p.szi,
+            })
+          }
+        }
+        if (raw.length < FUNDING_PAGE) break
+        startTime = last + 1
+      }
+      return out
+    },
+  })
+}
+
+// ---------------------------------------------------------------- helpers
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}
+
+function badRead(what: string, raw: unknown): VenueUnavailableError {
+  return new VenueUnavailableError(
+    `hyperliquid ${what}: unexpected answer ${JSON.stringify(raw)?.slice(0, 200)}`,
+  )
+}
+
+/** A finite decimal string (or number) as a canonical decimal string. */
+function decField(v: unknown): string | null {
+  if (typeof v !== 'string' && typeof v !== 'number') return null
+  try {
+    const d = dec(v)
+    return d.isFinite() ? decString(d) : null
+  } catch {
+    return null
+  }
+}
+
+function wireDecimal(v: string): string | null {
+  const d = decField(v)
+  return d !== null && dec(d).isPositive() && !dec(d).isZero() ? d : null
+}
+
+function agentKey(cred: VenueCredential): Hex {
+  const key = cred.secret
+  if (!key || !/^0x[0-9a-fA-F]{64}$/.test(key)) {
+    throw new VenueRejectedError('no valid Hyperliquid agent key for account')
+  }
+  return key as Hex
+}
+
+function owner(cred: VenueCredential): string {
+  if (!/^0x[0-9a-fA-F]{40}$/.test(cred.owner)) {
+    throw new RangeError(`owner is not an address: ${cred.owner}`)
+  }
+  return cred.owner
+}
+
+function parseMetaAndCtxs(raw: unknown): HlMeta {
+  if (!Array.isArray(raw) || raw.length < 2) {
+    throw badRead('metaAndAssetCtxs', raw)
+  }
+  const [meta, ctxs] = raw as [unknown, unknown]
+  if (!isObj(meta) || !Array.isArray(meta.universe) || !Array.isArray(ctxs)) {
+    throw badRead('metaAndAssetCtxs', raw)
+  }
+  const assets = new Map<string, HlAsset>()
+  const ctxMap = new Map<string, HlAssetCtx>()
+  meta.universe.forEach((u: unknown, index: number) => {
+    if (
+      !isObj(u) ||
+      typeof u.name !== 'string' ||
+      !Number.isSafeInteger(u.szDecimals) ||
+      (u.szDecimals as number) < 0 ||
+      (u.szDecimals as number) > 6
+    ) {
+      return
+    }
+    if (u.isDelisted === true) return
+    const maxLeverage =
+      typeof u.maxLeverage === 'number' && u.maxLeverage > 0 ? u.maxLeverage : 1
+    assets.set(u.name, {
+      index,
+      name: u.name,
+      szDecimals: u.szDecimals as number,
+      maxLeverage,
+    })
+    const c: unknown = ctxs[index]
+    if (!isObj(c)) return
+    const markPx = decField(c.markPx)
+    const funding = decField(c.funding)
+    if (markPx === null || funding === null) return
+    let impactPxs: HlAssetCtx['impactPxs'] = null
+    if (Array.isArray(c.impactPxs) && c.impactPxs.length === 2) {
+      const bid = decField(c.impactPxs[0])
+      const ask = decField(c.impactPxs[1])
+      if (bid !== null && ask !== null) impactPxs = [bid, ask]
+    }
+    ctxMap.set(u.name, { markPx, funding, impactPxs })
+  })
+  return { assets, ctxs: ctxMap }
+}
+
+/** The one per-item status of an `order` or `cancel` answer. */
+function singleStatus(raw: unknown, type: 'order' | 'cancel'): unknown {
+  if (isObj(raw) && raw.status === 'err') {
+    throw new VenueRejectedError(
+      typeof raw.response === 'string'
+        ? raw.response
+        : JSON.stringify(raw.response),
+    )
+  }
+  const response = isObj(raw) && raw.status === 'ok' ? raw.response : null
+  const data = isObj(response) && response.type === type ? response.data : null
+  const statuses = isObj(data) ? data.statuses : null
+  if (!Array.isArray(statuses) || statuses.length !== 1) {
+    throw new UncertainSubmissionError(
+      `hyperliquid ${type}: unexpected answer ${JSON.stringify(raw)?.slice(0, 200)}`,
+    )
+  }
+  return statuses[0]
+}
+
+function placeResult(
+  raw: unknown,
+  order: VenueOrderRequest,
+  size: string,
+): VenueOrder {
+  const status = singleStatus(raw, 'order')
+  const base = {
+    clientOrderId: order.clientOrderId,
+    size,
+    reason: null,
+  }
+  const bad = () =>
+    new UncertainSubmissionError(
+      `hyperliquid order: unexpected status ${JSON.stringify(status)}`,
+    )
+  if (status === 'waitingForFill' || status === 'waitingForTrigger') {
+    return {
+      ...base,
+      venueOrderId: null,
+      state: 'open',
+      filledBase: '0',
+      averagePrice: null,
+      venueStatus: status,
+    }
+  }
+  if (!isObj(status)) throw bad()
+  if (typeof status.error === 'string') {
+    throw new VenueRejectedError(status.error)
+  }
+  if (isObj(status.resting)) {
+    const oid = status.resting.oid
+    return {
+      ...base,
+      venueOrderId: typeof oid === 'number' ? String(oid) : null,
+      state: 'open',
+      filledBase: '0',
+      averagePrice: null,
+      venueStatus: 'resting',
+    }
+  }
+  if (isObj(status.filled)) {
+    const f = status.filled
+    const totalSz = decField(f.totalSz)
+    const avgPx = decField(f.avgPx)
+    if (totalSz === null || avgPx === null) throw bad()
+    const complete = dec(totalSz).gte(dec(size))
+    let state: VenueOrderState = 'filled'
+    let reason: string | null = null
+    if (!complete) {
+      if (order.timeInForce === 'ioc') {
+        state = 'cancelled'
+        reason = 'IOC remainder cancelled'
+      } else {
+        state = 'partially_filled'
+      }
+    }
+    return {
+      ...base,
+      venueOrderId: typeof f.oid === 'number' ? String(f.oid) : null,
+      state,
+      filledBase: totalSz,
+      averagePrice: avgPx,
+      venueStatus: 'filled',
+      reason,
+    }
+  }
+  throw bad()
+}
+
+/** Hyperliquid's order status word in port terms. */
+export function hlOrderState(status: string, filled: boolean): VenueOrderState {
+  if (status === 'open' || status === 'triggered') {
+    return filled ? 'partially_filled' : 'open'
+  }
+  if (status === 'filled') return 'filled'
+  if (status === 'rejected' || status.endsWith('Rejected')) return 'rejected'
+  if (status === 'canceled' || status.endsWith('Canceled')) return 'cancelled'
+  if (status === 'scheduledCancel') return 'cancelled'
+  return 'rejected'
+}
+
+function parseOrderStatus(
+  raw: unknown,
+  clientOrderId: string,
+): VenueOrder | null {
+  if (isObj(raw) && raw.status === 'unknownOid') return null
+  if (!isObj(raw) || raw.status !== 'order' || !isObj(raw.order)) {
+    throw badRead('orderStatus', raw)
+  }
+  const wrap = raw.order
+  const o = wrap.order
+  const status = wrap.status
+  if (!isObj(o) || typeof status !== 'string') {
+    throw badRead('orderStatus', raw)
+  }
+  const origSz = decField(o.origSz)
+  const sz = decField(o.sz)
+  if (origSz === null || sz === null) throw badRead('orderStatus', raw)
+  const filledD = dec(origSz).minus(dec(sz))
+  const filledBase = decString(filledD.isNegative() ? 0 : filledD)
+  const state = hlOrderState(status, !filledD.lte(0))
+  return {
+    clientOrderId,
+    venueOrderId: typeof o.oid === 'number' ? String(o.oid) : null,
+    state,
+    size: origSz,
+    filledBase,
+    averagePrice: null,
+    venueStatus: status,
+    reason: state === 'rejected' || state === 'cancelled' ? status : null,
+  }
+}
+
+function parsePositions(raw: unknown): VenuePosition[] {
+  if (!isObj(raw) || !Array.isArray(raw.assetPositions)) {
+    throw badRead('clearinghouseState', raw)
+  }
+  const out: VenuePosition[] = []
+  for (const ap of raw.assetPositions) {
+    const p = isObj(ap) ? ap.position : null
+    if (!isObj(p) || typeof p.coin !== 'string' || !isObj(p.leverage)) {
+      throw badRead('clearinghouseState', raw)
+    }
+    const szi = decField(p.szi)
+    const entry = decField(p.entryPx)
+    const value = decField(p.positionValue)
+    const lev = decField(p.leverage.value)
+    const mode = p.leverage.type
+    if (
+      szi === null ||
+      entry === null ||
+      value === null ||
+      lev === null ||
+      (mode !== 'cross' && mode !== 'isolated')
+    ) {
+      throw badRead('clearinghouseState', raw)
+    }
+    if (dec(szi).isZero()) continue
+    const liq = p.liquidationPx == null ? null : decField(p.liquidationPx)
+    out.push({
+      market: p.coin,
+      size: szi,
+      entryPrice: entry,
+      markPrice: decString(dec(value).div(dec(szi).abs())),
+      leverage: lev,
+      marginMode: mode,
+      liquidationPrice: liq,
+    })
+  }
+  return out
+}
+
+function parseFundingRow(row: unknown): {
+  time: number
+  coin: string
+  usdc: string
+  rate: string
+  szi: string
+} {
+  const d = isObj(row) ? row.delta : null
+  if (!isObj(row) || !Number.isSafeInteger(row.time) || !isObj(d)) {
+    throw badRead('userFunding', row)
+  }
+  const usdc = decField(d.usdc)
+  const rate = decField(d.fundingRate)
+  const szi = decField(d.szi)
+  if (
+    typeof d.coin !== 'string' ||
+    usdc === null ||
+    rate === null ||
+    szi === null
+  ) {
+    throw badRead('userFunding', row)
+  }
+  return { time: row.time as number, coin: d.coin, usdc, rate, szi }
+}
