@@ -4,13 +4,10 @@ import {
   startWorker,
 } from '@dn/core'
 import { startHttpServer } from '@dn/server'
-import {
-  createSimBinders,
-  createSimVenues,
-  startFaucetServer,
-} from '@dn/venues'
+import { createSimVenues, startFaucetServer } from '@dn/venues'
 import type { Command } from 'commander'
 import { composeServerDeps } from '../composeServerDeps.js'
+import { composeVenues } from '../composeVenues.js'
 import { composeWorkerDeps } from '../composeWorkerDeps.js'
 import { deriveKey } from '../masterKey.js'
 import {
@@ -26,6 +23,7 @@ interface UpFlags extends CommonFlags {
   host: string
   simPort: string
   seed: string
+  hlUrl?: string
 }
 
 /**
@@ -39,9 +37,13 @@ export async function runUp(
 ): Promise<void> {
   const env = process.env
   const { masterKey, store } = await openRuntime(flags, mode === 'up')
-  const venues = createSimVenues({ seed: Number(flags.seed) })
+  const sim = createSimVenues({ seed: Number(flags.seed) })
   const bindingConfig = bindingConfigFromEnv(env)
-  const binders = createSimBinders(venues, bindingConfig)
+  const venues = await composeVenues(sim, bindingConfig, {
+    url: flags.hlUrl ?? env.DN_HL_URL,
+    isMainnet: !envFlag(env.DN_HL_TESTNET, false),
+  })
+  const { binders } = venues
   const deps = composeServerDeps({
     store,
     markets: venues.marketData,
@@ -62,12 +64,12 @@ export async function runUp(
     host: flags.host,
     port: Number(flags.port),
   })
-  const parts = [`api ${server.url}`]
+  const parts = [`api ${server.url}`, `hl protocol ${venues.hlUrl}`]
   let stopWorker = async () => {}
   let stopFaucet = async () => {}
   if (mode === 'up') {
     const faucet = await startFaucetServer({
-      venues,
+      venues: sim,
       port: Number(flags.simPort),
     })
     stopFaucet = faucet.close
@@ -93,6 +95,7 @@ export async function runUp(
     await server.close()
     await stopWorker()
     await stopFaucet()
+    await venues.close()
     await store.close()
   })
 }
@@ -118,6 +121,10 @@ export function registerUpCommands(program: Command): void {
         'postgres://... or sqlite:<path> (default: <data>/dn.sqlite)',
       )
       .option('--seed <n>', 'seed of the simulated markets', '1')
+    cmd.option(
+      '--hl-url <url>',
+      'Hyperliquid API base URL (default: the local protocol fake; DN_HL_URL)',
+    )
     if (mode === 'up')
       cmd.option(
         '--sim-port <port>',
