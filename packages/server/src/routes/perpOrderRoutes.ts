@@ -2,7 +2,6 @@ import {
   CreatePerpOrderBody,
   cancelPerpOrder,
   createPerpOrder,
-  EmptyBody,
   getPerpOrder,
   listPerpOrders,
   parseInput,
@@ -11,6 +10,7 @@ import {
   ResolvePerpOrderBody,
   resolvePerpOrder,
 } from '@dn/core'
+import { emptyBodyCommand } from '../http/emptyBodyCommand.js'
 import { json } from '../http/httpResponse.js'
 import { idempotentCommand } from '../http/idempotentCommand.js'
 import { readJsonBody } from '../http/readJsonBody.js'
@@ -62,20 +62,13 @@ export function perpOrderRoutes(deps: ServerDeps): Route[] {
     {
       method: 'POST',
       pattern: `${BASE}/{orderId}/cancel`,
-      handler: withApiKey(deps, 'perp', 'order.cancel', async (ctx, key) => {
-        const orderId = pathId(ctx, 'orderId')
-        requireNoQuery(ctx)
-        const body = parseInput(
-          EmptyBody,
-          await readJsonBody(ctx.req),
-          'invalid_body',
-        )
-        return idempotentCommand(deps, ctx, `owner:${key.owner}`, body, {
-          prepare: async () => undefined,
-          run: async (tx) =>
-            answer(202, await cancelPerpOrder(tx, deps, key, orderId)),
-        })
-      }),
+      handler: emptyBodyCommand(
+        deps,
+        'perp',
+        'order.cancel',
+        'orderId',
+        (tx, key, id) => cancelPerpOrder(tx, deps, key, id),
+      ),
     },
     {
       method: 'POST',

@@ -3,7 +3,6 @@ import {
   cancelTask,
   closeTask,
   createTask,
-  EmptyBody,
   getTask,
   listTasks,
   parseInput,
@@ -12,6 +11,7 @@ import {
   ResizeTaskBody,
   resizeTask,
 } from '@dn/core'
+import { emptyBodyCommand } from '../http/emptyBodyCommand.js'
 import { json } from '../http/httpResponse.js'
 import { idempotentCommand } from '../http/idempotentCommand.js'
 import { readJsonBody } from '../http/readJsonBody.js'
@@ -60,36 +60,24 @@ export function taskRoutes(deps: ServerDeps): Route[] {
     {
       method: 'POST',
       pattern: `${BASE}/{taskId}/cancel`,
-      handler: withApiKey(deps, 'strategy', 'task.cancel', async (ctx, key) => {
-        const taskId = pathId(ctx, 'taskId')
-        requireNoQuery(ctx)
-        const body = parseInput(
-          EmptyBody,
-          await readJsonBody(ctx.req),
-          'invalid_body',
-        )
-        return idempotentCommand(deps, ctx, `owner:${key.owner}`, body, {
-          prepare: async () => undefined,
-          run: async (tx) => ack(await cancelTask(tx, deps, key, taskId)),
-        })
-      }),
+      handler: emptyBodyCommand(
+        deps,
+        'strategy',
+        'task.cancel',
+        'taskId',
+        (tx, key, id) => cancelTask(tx, deps, key, id),
+      ),
     },
     {
       method: 'POST',
       pattern: `${BASE}/{taskId}/close`,
-      handler: withApiKey(deps, 'strategy', 'task.close', async (ctx, key) => {
-        const taskId = pathId(ctx, 'taskId')
-        requireNoQuery(ctx)
-        const body = parseInput(
-          EmptyBody,
-          await readJsonBody(ctx.req),
-          'invalid_body',
-        )
-        return idempotentCommand(deps, ctx, `owner:${key.owner}`, body, {
-          prepare: async () => undefined,
-          run: async (tx) => ack(await closeTask(tx, deps, key, taskId)),
-        })
-      }),
+      handler: emptyBodyCommand(
+        deps,
+        'strategy',
+        'task.close',
+        'taskId',
+        (tx, key, id) => closeTask(tx, deps, key, id),
+      ),
     },
     {
       method: 'POST',
