@@ -1,0 +1,155 @@
+import { randomBytes } from 'node:crypto'
+import {
+  roundPrice,
+  UncertainSubmissionError,
+  type VenueAdapter,
+  type VenueCredential,
+} from '@dn/core'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+
+/** What one adapter under test brings to the shared suite. */
+export interface VenueAdapterBed {
+  readonly adapter: VenueAdapter
+  /** a funded, authorized account */
+  readonly cred: VenueCredential
+  /** a listed market with room for small orders */
+  readonly market: string
+  /** makes the venue accept the next orders but lose the answer */
+  loseAnswers(on: boolean): void
+  /** how many venue orders exist for a client order id */
+  placedCount(clientOrderId: string): number
+  close(): Promise<void>
+}
+
+const cloid = () => `0x${randomBytes(16).toString('hex')}`
+
+/**
+ * One suite for every VenueAdapter: paper, simulated RPC and the real
+ * protocol adapters against their fakes all answer the port the same way.
+ */
+export function runVenueAdapterContract(
+  name: string,
+  open: () => Promise<VenueAdapterBed>,
+): void {
+  describe(`VenueAdapter contract: ${name}`, () => {
+    let bed: VenueAdapterBed
+    beforeAll(async () => {
+      bed = await open()
+    })
+    afterAll(() => bed?.close())
+
+    async function priced(side: 'long' | 'short', away: number) {
+      const rules = await bed.adapter.rules(bed.market)
+      if (!rules) throw new Error(`${bed.market} not listed`)
+      const mark = Number((await bed.adapter.quote(bed.market)).mark)
+      const price = roundPrice(
+        rules,
+        mark * away,
+        side === 'long' ? 'up' : 'down',
+      ).toFixed()
+      const size = rules.sizeStep
+      const minUsd = Math.max(11, Number(rules.minNotionalUsd))
+      // enough base for the minimum notional at the order's own price
+      const units = Math.ceil(
+        minUsd / Math.min(mark, Number(price)) / Number(size),
+      )
+      const qty = (
+        Number(size) *
+        Math.max(units, Math.ceil(Number(rules.minBase) / Number(size)))
+      ).toFixed(8)
+      return { price, size: String(Number(qty)) }
+    }
+
+    test('rules and quote describe a listed market, and nothing else', async () => {
+      const rules = await bed.adapter.rules(bed.market)
+      expect(rules).toMatchObject({
+        venue: bed.adapter.venue,
+        symbol: bed.market,
+      })
+      expect(Number(rules?.tickSize)).toBeGreaterThan(0)
+      expect(Number(rules?.sizeStep)).toBeGreaterThan(0)
+      expect(await bed.adapter.rules('NOT-A-MARKET')).toBeUndefined()
+      const q = await bed.adapter.quote(bed.market)
+      expect(Number(q.bid)).toBeLessThanOrEqual(Number(q.ask))
+      expect(Number(q.mark)).toBeGreaterThan(0)
+    })
+
+    test('an IOC order fills and is found by its client order id', async () => {
+      const { price, size } = await priced('long', 1.01)
+      const id = cloid()
+      const placed = await bed.adapter.place(bed.cred, {
+        market: bed.market,
+        side: 'long',
+        size,
+        price,
+        timeInForce: 'ioc',
+        reduceOnly: false,
+        clientOrderId: id,
+      })
+      expect(placed).toMatchObject({
+        clientOrderId: id,
+        state: 'filled',
+        filledBase: size,
+      })
+      expect(await bed.adapter.order(bed.cred, bed.market, id)).toMatchObject({
+        state: 'filled',
+        filledBase: size,
+      })
+      expect(
+        (await bed.adapter.positions(bed.cred)).some(
+          (p) => p.market === bed.market && Number(p.size) > 0,
+        ),
+      ).toBe(true)
+    })
+
+    test('a resting order is open until cancelled by client order id', async () => {
+      const { price, size } = await priced('long', 0.9)
+      const id = cloid()
+      const placed = await bed.adapter.place(bed.cred, {
+        market: bed.market,
+        side: 'long',
+        size,
+        price,
+        timeInForce: 'gtc',
+        reduceOnly: false,
+        clientOrderId: id,
+      })
+      expect(placed.state).toBe('open')
+      await bed.adapter.cancel(bed.cred, bed.market, id)
+      expect((await bed.adapter.order(bed.cred, bed.market, id))?.state).toBe(
+        'cancelled',
+      )
+      // cancelling a final order again is not an error
+      await bed.adapter.cancel(bed.cred, bed.market, id)
+    })
+
+    test('an unknown client order id is null', async () => {
+      expect(await bed.adapter.order(bed.cred, bed.market, cloid())).toBeNull()
+    })
+
+    test('a lost answer is uncertain; the order is then found once, never doubled', async () => {
+      const { price, size } = await priced('short', 0.99)
+      const id = cloid()
+      bed.loseAnswers(true)
+      try {
+        await expect(
+          bed.adapter.place(bed.cred, {
+            market: bed.market,
+            side: 'short',
+            size,
+            price,
+            timeInForce: 'ioc',
+            reduceOnly: false,
+            clientOrderId: id,
+          }),
+        ).rejects.toBeInstanceOf(UncertainSubmissionError)
+      } finally {
+        bed.loseAnswers(false)
+      }
+      expect((await bed.adapter.order(bed.cred, bed.market, id))?.state).toBe(
+        'filled',
+      )
+      expect(bed.placedCount(id)).toBe(1)
+    })
+  })
+}
