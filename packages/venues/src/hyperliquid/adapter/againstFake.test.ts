@@ -7,19 +7,31 @@ import {
 } from '@dn/core'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { type HyperliquidFake, startHyperliquidFake } from '../../sim/hyperliquidFake/startHyperliquidFake.js'
+import {
+  type HyperliquidFake,
+  startHyperliquidFake,
+} from '../../sim/hyperliquidFake/startHyperliquidFake.js'
 import { createSimExchange } from '../../sim/simExchange.js'
 import { createHyperliquidBinder } from '../binder/createHyperliquidBinder.js'
 import { createHyperliquidAdapter } from './createHyperliquidAdapter.js'
 
-const config: BindingConfig = { feeApproval: false, builderAddress: `0x${'00'.repeat(20)}`, builderName: 'dn', lighterTestnet: false }
+const config: BindingConfig = {
+  feeApproval: false,
+  builderAddress: `0x${'00'.repeat(20)}`,
+  builderName: 'dn',
+  lighterTestnet: false,
+}
 
 /**
  * The real-protocol adapter and binder against the signature-checking fake:
  * bind an agent with a wallet's signature, then trade with the agent key.
  */
 describe('Hyperliquid adapter and binder against the protocol fake', () => {
-  const exchange = createSimExchange({ venue: 'hl', seed: 11, clock: { now: () => Date.now() } })
+  const exchange = createSimExchange({
+    venue: 'hl',
+    seed: 11,
+    clock: { now: () => Date.now() },
+  })
   let fake: HyperliquidFake
   let cred: VenueCredential
   let adapter: ReturnType<typeof createHyperliquidAdapter>
@@ -29,34 +41,67 @@ describe('Hyperliquid adapter and binder against the protocol fake', () => {
     const wallet = privateKeyToAccount(generatePrivateKey())
     const owner = wallet.address.toLowerCase()
     exchange.faucet(owner, 100_000)
-    const binder = createHyperliquidBinder({ baseUrl: fake.url, isMainnet: true })
+    const binder = createHyperliquidBinder({
+      baseUrl: fake.url,
+      isMainnet: true,
+    })
     const prepared = await binder.prepare(owner, { venue: 'hl' }, config)
     const signatures: Record<string, string> = {}
     for (const r of prepared.requests) {
       if (r.method === 'eth_signTypedData_v4') {
-        signatures[r.requestId] = await wallet.signTypedData(r.payload as Parameters<typeof wallet.signTypedData>[0])
+        signatures[r.requestId] = await wallet.signTypedData(
+          r.payload as Parameters<typeof wallet.signTypedData>[0],
+        )
       }
     }
-    expect(await binder.complete(owner, { target: { venue: 'hl' }, ...prepared, signatures })).toEqual({ outcome: 'bound' })
-    cred = { owner, venue: 'hl', accountIndex: null, credentialRef: prepared.credentialRef, secret: prepared.secret }
+    expect(
+      await binder.complete(owner, {
+        target: { venue: 'hl' },
+        ...prepared,
+        signatures,
+      }),
+    ).toEqual({ outcome: 'bound' })
+    cred = {
+      owner,
+      venue: 'hl',
+      accountIndex: null,
+      credentialRef: prepared.credentialRef,
+      secret: prepared.secret,
+    }
   })
   afterAll(() => fake.close())
 
-  const cloid = () => `0x${[...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('')}`
+  const cloid = () =>
+    `0x${[...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('')}`
 
   async function marketBuy(size: string, clientOrderId = cloid()) {
     const rules = await adapter.rules('BTC')
     const quote = await adapter.quote('BTC')
     if (!rules) throw new Error('BTC not listed')
     const price = roundPrice(rules, Number(quote.mark) * 1.01, 'up').toFixed()
-    return adapter.place(cred, { market: 'BTC', side: 'long', size, price, timeInForce: 'ioc', reduceOnly: false, clientOrderId })
+    return adapter.place(cred, {
+      market: 'BTC',
+      side: 'long',
+      size,
+      price,
+      timeInForce: 'ioc',
+      reduceOnly: false,
+      clientOrderId,
+    })
   }
 
   test('default: an IOC fills, is found by cloid, and shows as a position', async () => {
     const id = cloid()
     const placed = await marketBuy('0.002', id)
-    expect(placed).toMatchObject({ clientOrderId: id, state: 'filled', filledBase: '0.002' })
-    expect(await adapter.order(cred, 'BTC', id)).toMatchObject({ state: 'filled', filledBase: '0.002' })
+    expect(placed).toMatchObject({
+      clientOrderId: id,
+      state: 'filled',
+      filledBase: '0.002',
+    })
+    expect(await adapter.order(cred, 'BTC', id)).toMatchObject({
+      state: 'filled',
+      filledBase: '0.002',
+    })
     const pos = (await adapter.positions(cred)).find((p) => p.market === 'BTC')
     expect(pos?.size).toBe('0.002')
   })
@@ -65,7 +110,15 @@ describe('Hyperliquid adapter and binder against the protocol fake', () => {
     const quote = await adapter.quote('BTC')
     const id = cloid()
     const price = String(Math.floor(Number(quote.mark) * 0.9))
-    const placed = await adapter.place(cred, { market: 'BTC', side: 'long', size: '0.001', price, timeInForce: 'gtc', reduceOnly: false, clientOrderId: id })
+    const placed = await adapter.place(cred, {
+      market: 'BTC',
+      side: 'long',
+      size: '0.001',
+      price,
+      timeInForce: 'gtc',
+      reduceOnly: false,
+      clientOrderId: id,
+    })
     expect(placed.state).toBe('open')
     await adapter.cancel(cred, 'BTC', id)
     expect((await adapter.order(cred, 'BTC', id))?.state).toBe('cancelled')
@@ -75,14 +128,24 @@ describe('Hyperliquid adapter and binder against the protocol fake', () => {
     const stranger = { ...cred, secret: generatePrivateKey() }
     const quote = await adapter.quote('BTC')
     await expect(
-      adapter.place(stranger, { market: 'BTC', side: 'long', size: '0.001', price: String(Math.floor(Number(quote.mark))), timeInForce: 'gtc', reduceOnly: false, clientOrderId: cloid() }),
+      adapter.place(stranger, {
+        market: 'BTC',
+        side: 'long',
+        size: '0.001',
+        price: String(Math.floor(Number(quote.mark))),
+        timeInForce: 'gtc',
+        reduceOnly: false,
+        clientOrderId: cloid(),
+      }),
     ).rejects.toBeInstanceOf(VenueRejectedError)
   })
 
   test('behavior: a timeout after the venue accepted is uncertain, then found by cloid, never doubled', async () => {
     exchange.setFaults({ timeoutAfterAcceptRate: 1 })
     const id = cloid()
-    await expect(marketBuy('0.001', id)).rejects.toBeInstanceOf(UncertainSubmissionError)
+    await expect(marketBuy('0.001', id)).rejects.toBeInstanceOf(
+      UncertainSubmissionError,
+    )
     exchange.setFaults({})
     expect((await adapter.order(cred, 'BTC', id))?.state).toBe('filled')
     expect(exchange.stats().byClientOrderId.get(id)).toBe(1)
