@@ -2,6 +2,7 @@ export {
   type ComposeServerDepsOptions,
   composeServerDeps,
 } from './composeServerDeps.js'
+export { type ComposedVenues, composeVenues } from './composeVenues.js'
 export {
   type ComposeWorkerDepsOptions,
   composeWorkerDeps,
