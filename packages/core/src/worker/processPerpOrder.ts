@@ -310,7 +310,10 @@ async function apply(
   await step.save({
     status,
     filledBase: decString(filled),
-    averagePrice: dec(filled).isZero() ? null : v.averagePrice,
+    // some venues report fills without a price on lookups: keep what we know
+    averagePrice: dec(filled).isZero()
+      ? null
+      : (v.averagePrice ?? order.averagePrice),
     venueOrderId: v.venueOrderId,
     venueStatus: v.venueStatus,
     observedAt: msToIso(step.deps.clock.now()),
