@@ -38,10 +38,18 @@ describe.each(dialects())(
     let worker: RunningWorker
     let dn: DnClient
     const wallet = privateKeyToAccount(generatePrivateKey())
+    // nonces from the service's store, as dn up wires them
+    const svcCounters = (name: string, floor: number) =>
+      svc.store.counters.next(name, floor)
 
     beforeAll(async () => {
       sim = createSimVenues({ seed: 31 })
-      venues = await composeVenues(sim, config, { isMainnet: true })
+      venues = await composeVenues(
+        sim,
+        config,
+        { isMainnet: true },
+        { counters: { next: (n, f) => svcCounters(n, f) } },
+      )
       const secrets = createAesGcmSecrets(
         deriveKey(MASTER, 'venue-credentials'),
       )

@@ -1,6 +1,7 @@
 import {
   type BindingConfig,
   type MarketData,
+  type Store,
   UnavailableError,
   type VenueAdapter,
   type VenueBinder,
@@ -35,6 +36,8 @@ export async function composeVenues(
   sim: SimVenues,
   config: BindingConfig,
   hl: { url?: string | undefined; isMainnet: boolean },
+  /** shares Hyperliquid nonces across processes when given */
+  store?: Pick<Store, 'counters'>,
 ): Promise<ComposedVenues> {
   let fake: HyperliquidFake | undefined
   if (!hl.url)

@@ -39,10 +39,15 @@ export async function runUp(
   const { masterKey, store } = await openRuntime(flags, mode === 'up')
   const sim = createSimVenues({ seed: Number(flags.seed) })
   const bindingConfig = bindingConfigFromEnv(env)
-  const venues = await composeVenues(sim, bindingConfig, {
-    url: flags.hlUrl ?? env.DN_HL_URL,
-    isMainnet: !envFlag(env.DN_HL_TESTNET, false),
-  })
+  const venues = await composeVenues(
+    sim,
+    bindingConfig,
+    {
+      url: flags.hlUrl ?? env.DN_HL_URL,
+      isMainnet: !envFlag(env.DN_HL_TESTNET, false),
+    },
+    store,
+  )
   const { binders } = venues
   const deps = composeServerDeps({
     store,

@@ -67,6 +67,7 @@ export function runStoreContract(
     for (const kind of [taskKind, orderKind, batchKind]) {
       claimTests(databases, kind)
     }
+    counterTests(s)
     lockTests(s)
     notifyTests(s, databases)
   })
@@ -2060,6 +2061,34 @@ function claimTests(databases: StoreContractDatabases, kind: ClaimKind) {
         expect((await kind.get(store, r.id))?.leaseOwner).toBe(r.leaseOwner)
       }
     }))
+}
+
+// ---------------------------------------------------------------- counters
+
+function counterTests(store: GetStore) {
+  test('counters: strictly increasing, never below the floor', async () => {
+    const name = `hl-nonce|${randomUUID()}`
+    const counters = store().counters
+    const t = 1_800_000_000_000
+    expect(await counters.next(name, t)).toBe(t)
+    // same millisecond again: one more, not a repeat
+    expect(await counters.next(name, t)).toBe(t + 1)
+    // a clock behind the counter never goes back
+    expect(await counters.next(name, t - 5_000)).toBe(t + 2)
+    // a clock ahead moves the counter to it
+    expect(await counters.next(name, t + 10_000)).toBe(t + 10_000)
+    expect(await counters.next(`other|${randomUUID()}`, 7)).toBe(7)
+  })
+
+  test('counters: concurrent calls never return the same value', async () => {
+    const name = `hl-nonce|${randomUUID()}`
+    const t = 1_800_000_000_000
+    const values = await Promise.all(
+      Array.from({ length: 40 }, () => store().counters.next(name, t)),
+    )
+    expect(new Set(values).size).toBe(40)
+    expect(Math.max(...values)).toBe(t + 39)
+  })
 }
 
 // ---------------------------------------------------------------- locks

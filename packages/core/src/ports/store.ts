@@ -220,6 +220,15 @@ export interface WorkerRepo {
   fenceAll(at: string): Promise<number>
 }
 
+/**
+ * Strictly increasing numbers per name, shared by every process on the
+ * database: venue nonces that never repeat across restarts or workers.
+ */
+export interface CounterRepo {
+  /** Stores and returns max(previous + 1, floor). Atomic. */
+  next(name: string, floor: number): Promise<number>
+}
+
 /** Every repository, bound to one connection or transaction. */
 export interface Repos {
   readonly apiKeys: ApiKeyRepo
@@ -233,6 +242,7 @@ export interface Repos {
   readonly walletNonces: WalletNonceRepo
   readonly workers: WorkerRepo
   readonly locks: LockRepo
+  readonly counters: CounterRepo
 }
 
 /** The storage port. Core never knows which database is behind it. */

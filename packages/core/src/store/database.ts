@@ -179,6 +179,12 @@ export interface LocksTable {
   expires_at: MicrosColumn
 }
 
+/** Strictly increasing counters (see CounterRepo). */
+export interface CountersTable {
+  name: string
+  value: MicrosColumn
+}
+
 /** Every table of the store, as kysely sees it. One schema, both dialects. */
 export interface Database {
   api_keys: ApiKeysTable
@@ -192,4 +198,5 @@ export interface Database {
   wallet_nonces: WalletNoncesTable
   workers: WorkersTable
   locks: LocksTable
+  counters: CountersTable
 }

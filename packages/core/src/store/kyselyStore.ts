@@ -3,6 +3,7 @@ import { type Kysely, sql } from 'kysely'
 import type { Repos, Store } from '../ports/store.js'
 import { apiKeyRepo } from './apiKeyRepo.js'
 import { bindingBatchRepo } from './bindingBatchRepo.js'
+import { counterRepo } from './counterRepo.js'
 import type { Database } from './database.js'
 import type { DialectSpec } from './dialectSpec.js'
 import { idempotencyRepo } from './idempotencyRepo.js'
@@ -165,5 +166,6 @@ function repos(scope: RepoScope): Repos {
     walletNonces: walletNonceRepo(scope),
     workers: workerRepo(scope),
     locks: lockRepo(scope),
+    counters: counterRepo(scope),
   }
 }

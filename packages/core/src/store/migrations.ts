@@ -21,6 +21,17 @@ export function migrations(
       up: (db: Kysely<unknown>) => addBindingBatchSchema(db, types),
       down: dropBindingBatchSchema,
     },
+    '0004_counters': {
+      up: (db: Kysely<unknown>) =>
+        db.schema
+          .createTable('counters')
+          .addColumn('name', 'text', (c) => c.primaryKey())
+          // the same 64-bit integer type as timestamps: nonces are ms times
+          .addColumn('value', types.micros, (c) => c.notNull())
+          .execute(),
+      down: (db: Kysely<unknown>) =>
+        db.schema.dropTable('counters').ifExists().execute(),
+    },
   }
 }
 

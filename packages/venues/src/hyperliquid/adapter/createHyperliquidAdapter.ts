@@ -17,6 +17,7 @@ import {
   VenueUnavailableError,
 } from '@dn/core'
 import type { Hex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
 import { isValidHlPrice } from '../precision/formatHlPrice.js'
 import { signL1Action } from '../signing/l1Signature.js'
 import { createNonceClock } from '../signing/nonceClock.js'
@@ -40,6 +41,14 @@ export interface HyperliquidAdapterOptions {
   readonly timeout?: number | undefined
   /** ms the market universe is cached @default 60_000 */
   readonly metaTtlMs?: number | undefined
+  /**
+   * Nonces shared by every process trading with one agent key (e.g. a
+   * database counter), so they never repeat across restarts or workers.
+   * @default a per-adapter monotonic millisecond clock
+   */
+  readonly nonceSource?:
+    | ((signer: string, nowMs: number) => Promise<number>)
+    | undefined
 }
 
 interface HlAsset {
@@ -115,7 +124,12 @@ export function createHyperliquidAdapter(
     action: object,
   ): Promise<unknown> {
     const key = agentKey(cred)
-    const nonce = nonces.next()
+    const nonce = options.nonceSource
+      ? await options.nonceSource(
+          privateKeyToAccount(key).address.toLowerCase(),
+          clock.now(),
+        )
+      : nonces.next()
     const signature = await signL1Action({
       privateKey: key,
       action,
