@@ -168,7 +168,14 @@ describe.each(dialects())(
         orderType: 'market',
         sizeBase: 0.001,
       })
-      await runWorkerRound(bed.worker)
+      // a slow venue keeps the first submission holding the account lock
+      // while the second tries to take it
+      bed.venues.exchanges['lighter-mainnet'].setFaults({ latencyMs: 100 })
+      try {
+        await runWorkerRound(bed.worker)
+      } finally {
+        bed.venues.exchanges['lighter-mainnet'].setFaults({})
+      }
       const first = [(await get(a)).status, (await get(b)).status].sort()
       expect(first).toEqual(['filled', 'pending'])
       await bed.advance(500)
