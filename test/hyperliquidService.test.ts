@@ -39,8 +39,11 @@ describe.each(dialects())(
     let dn: DnClient
     const wallet = privateKeyToAccount(generatePrivateKey())
     // nonces from the service's store, as dn up wires them
-    const svcCounters = (name: string, floor: number) =>
-      svc.store.counters.next(name, floor)
+    const nonceNames = new Set<string>()
+    const svcCounters = (name: string, floor: number) => {
+      nonceNames.add(name)
+      return svc.store.counters.next(name, floor)
+    }
 
     beforeAll(async () => {
       sim = createSimVenues({ seed: 31 })
@@ -132,6 +135,11 @@ describe.each(dialects())(
       expect(
         sim.exchanges.hl.stats().byClientOrderId.get(order.clientOrderId),
       ).toBe(1)
+      // signed with a nonce from the store's counter for this agent
+      expect([...nonceNames].every((n) => n.startsWith('hl-nonce|0x'))).toBe(
+        true,
+      )
+      expect(nonceNames.size).toBe(1)
     })
 
     test('a resting order is cancelled at the venue by client order id', async () => {

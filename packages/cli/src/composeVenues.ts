@@ -49,7 +49,16 @@ export async function composeVenues(
   const hlUrl = hl.url ?? (fake as HyperliquidFake).url
   const adapters = {
     ...sim.adapters,
-    hl: createHyperliquidAdapter({ baseUrl: hlUrl, isMainnet: hl.isMainnet }),
+    hl: createHyperliquidAdapter({
+      baseUrl: hlUrl,
+      isMainnet: hl.isMainnet,
+      ...(store
+        ? {
+            nonceSource: (signer: string, now: number) =>
+              store.counters.next(`hl-nonce|${signer}`, now),
+          }
+        : {}),
+    }),
   }
   const binders = {
     ...createSimBinders(sim, config),
