@@ -1,32 +1,8 @@
-import type { OrderResolution, PerpOrderRecord } from './perpOrder.js'
+import type { PerpOrder } from '../schemas/perpOrder.js'
+import type { PerpOrderRecord } from './perpOrder.js'
 
-/** The contract's PerpOrder resource. */
-export interface PerpOrderView {
-  readonly orderId: string
-  readonly venue: string
-  readonly market: string
-  readonly side: string
-  readonly orderType: string
-  readonly sizeBase: string
-  readonly limitPrice: string | null
-  readonly timeInForce: string
-  readonly slippageBps: number
-  readonly reduceOnly: boolean
-  readonly status: string
-  readonly requestedBase: string | null
-  readonly filledBase: string
-  readonly averagePrice: string | null
-  readonly clientOrderId: string
-  readonly venueStatus: string | null
-  readonly error: string | null
-  readonly cancelRequestedAt: string | null
-  readonly submittedAt: string | null
-  readonly observedAt: string | null
-  readonly expiresAt: string
-  readonly createdAt: string
-  readonly updatedAt: string
-  readonly resolution: OrderResolution | null
-}
+/** The contract's PerpOrder resource; its type comes from the response schema. */
+export type PerpOrderView = PerpOrder
 
 export function perpOrderView(o: PerpOrderRecord): PerpOrderView {
   return {

@@ -1,16 +1,8 @@
+import type { RequestLog } from '../schemas/requestLog.js'
 import type { RequestLogRecord } from './requestLog.js'
 
-export interface RequestLogView {
-  readonly request_id: string
-  readonly action: string
-  readonly path: string
-  readonly task_id: string | null
-  readonly order_id: string | null
-  readonly http_status: number
-  readonly error_code: string | null
-  readonly replayed: boolean
-  readonly created_at: string
-}
+/** The contract's RequestLog resource; its type comes from the response schema. */
+export type RequestLogView = RequestLog
 
 export function requestLogView(r: RequestLogRecord): RequestLogView {
   return {

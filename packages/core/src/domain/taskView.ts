@@ -1,33 +1,8 @@
+import type { Task } from '../schemas/task.js'
 import type { TaskRecord } from './task.js'
 
-/** The contract's Task resource: every field present, decimals as strings. */
-export interface TaskView {
-  readonly taskId: string
-  readonly longVenue: string
-  readonly shortVenue: string
-  readonly longMarket: string
-  readonly shortMarket: string
-  readonly sizeUsd: string
-  readonly status: string
-  readonly longSize: string | null
-  readonly shortSize: string | null
-  readonly longEntry: string | null
-  readonly shortEntry: string | null
-  readonly longPrice: string | null
-  readonly shortPrice: string | null
-  readonly longLeverage: string | null
-  readonly shortLeverage: string | null
-  readonly liqProtectionPct: string | null
-  readonly sizeMismatchPct: string | null
-  readonly fundingUsd: string
-  readonly longMarginMode: string | null
-  readonly shortMarginMode: string | null
-  readonly closeReason: string | null
-  readonly error: string | null
-  readonly createdAt: string
-  readonly updatedAt: string
-  readonly closeRequestedAt: string | null
-}
+/** The contract's Task resource; its type comes from the response schema. */
+export type TaskView = Task
 
 export function taskView(t: TaskRecord): TaskView {
   return {

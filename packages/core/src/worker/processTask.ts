@@ -20,6 +20,7 @@ import {
   marketOf,
   venueOf,
 } from './taskLegOrders.js'
+import { withLegLocks } from './taskMarkets.js'
 import { completeOperation } from './taskOperations.js'
 import { monitorTask, openTask, startClose, startResize } from './taskPhases.js'
 import type { WorkerDeps } from './workerDeps.js'
@@ -137,6 +138,23 @@ async function advance(step: TaskStep): Promise<number | null> {
     default:
       return null
   }
+}
+
+/**
+ * Starts an operation: under the legs' account locks, persists it with its
+ * leg orders (client ids included) before any is sent, then sends them.
+ */
+export function startOperation(
+  step: TaskStep,
+  kind: TaskOperation['kind'],
+  seq: number,
+  legs: TaskOperation['legs'],
+): Promise<number | null> {
+  const op: TaskOperation = { kind, seq, startedAt: msToIso(step.now), legs }
+  return withLegLocks(step, async () => {
+    await step.save({ engineState: { ...step.state, op, seq } })
+    return resume(step, op, true)
+  })
 }
 
 /** Sends (or looks up) the legs of an operation and completes it. */

@@ -1,9 +1,9 @@
 import type { Leg, LegOrder, TaskOperation } from '../domain/taskEngineState.js'
 import { dec, decString } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
-import { MONITOR_MS, resume, type TaskStep } from './processTask.js'
+import { MONITOR_MS, startOperation, type TaskStep } from './processTask.js'
 import { newLegOrder } from './taskLegOrders.js'
-import { readMarkets, withLegLocks } from './taskMarkets.js'
+import { readMarkets } from './taskMarkets.js'
 
 const LEGS: readonly Leg[] = ['long', 'short']
 
@@ -147,14 +147,5 @@ async function unwind(step: TaskStep, leg: Leg): Promise<number | null> {
     m[leg],
     500,
   )
-  const op: TaskOperation = {
-    kind: 'unwind',
-    seq,
-    startedAt: msToIso(step.now),
-    legs: { [leg]: order },
-  }
-  return withLegLocks(step, async () => {
-    await step.save({ engineState: { ...step.state, op, seq } })
-    return resume(step, op, true)
-  })
+  return startOperation(step, 'unwind', seq, { [leg]: order })
 }

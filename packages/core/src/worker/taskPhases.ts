@@ -1,18 +1,18 @@
 import { MIN_ORDER_USD } from '../commands/createTask.js'
 import { commonStep } from '../commands/marketChecks.js'
-import type { Leg, LegOrder, TaskOperation } from '../domain/taskEngineState.js'
+import type { Leg, LegOrder } from '../domain/taskEngineState.js'
 import { CredentialUnavailableError } from '../errors/worker.js'
 import type { MarketQuote, MarketRules } from '../ports/marketData.js'
 import { dec, decString, floorToStep } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
-import { MONITOR_MS, resume, type TaskStep } from './processTask.js'
+import { MONITOR_MS, startOperation, type TaskStep } from './processTask.js'
 import {
   CLOSE_SLIPPAGE_BPS,
   marketOf,
   newLegOrder,
   TASK_SLIPPAGE_BPS,
 } from './taskLegOrders.js'
-import { fundingApyPct, readMarkets, withLegLocks } from './taskMarkets.js'
+import { fundingApyPct, readMarkets } from './taskMarkets.js'
 
 const LEGS: readonly Leg[] = ['long', 'short']
 /** A pending task whose entry rules are not met looks again after this. */
@@ -63,36 +63,27 @@ export async function openTask(step: TaskStep): Promise<number | null> {
   }
   const size = decString(base)
   const seq = step.state.seq + 1
-  const op: TaskOperation = {
-    kind: 'open',
-    seq,
-    startedAt: msToIso(now),
-    legs: {
-      long: newLegOrder(
-        task,
-        seq,
-        'long',
-        'long',
-        size,
-        false,
-        m.long,
-        TASK_SLIPPAGE_BPS,
-      ),
-      short: newLegOrder(
-        task,
-        seq,
-        'short',
-        'short',
-        size,
-        false,
-        m.short,
-        TASK_SLIPPAGE_BPS,
-      ),
-    },
-  }
-  return withLegLocks(step, async () => {
-    await step.save({ engineState: { ...step.state, op, seq } })
-    return resume(step, op, true)
+  return startOperation(step, 'open', seq, {
+    long: newLegOrder(
+      task,
+      seq,
+      'long',
+      'long',
+      size,
+      false,
+      m.long,
+      TASK_SLIPPAGE_BPS,
+    ),
+    short: newLegOrder(
+      task,
+      seq,
+      'short',
+      'short',
+      size,
+      false,
+      m.short,
+      TASK_SLIPPAGE_BPS,
+    ),
   })
 }
 
@@ -126,7 +117,7 @@ export async function startClose(
   step: TaskStep,
   reason: string,
 ): Promise<number | null> {
-  const { task, now } = step
+  const { task } = step
   if (task.status !== 'closing') {
     await step.save({
       status: 'closing',
@@ -161,16 +152,7 @@ export async function startClose(
       CLOSE_SLIPPAGE_BPS,
     )
   }
-  const op: TaskOperation = {
-    kind: 'close',
-    seq,
-    startedAt: msToIso(now),
-    legs,
-  }
-  return withLegLocks(step, async () => {
-    await step.save({ engineState: { ...step.state, op, seq } })
-    return resume(step, op, true)
-  })
+  return startOperation(step, 'close', seq, legs)
 }
 
 /** Moves each leg toward its total base target. */
@@ -219,16 +201,7 @@ export async function startResize(step: TaskStep): Promise<number | null> {
     await step.save({ status: 'running', resizeRequest: null })
     return now + MONITOR_MS
   }
-  const op: TaskOperation = {
-    kind: 'resize',
-    seq,
-    startedAt: msToIso(now),
-    legs,
-  }
-  return withLegLocks(step, async () => {
-    await step.save({ engineState: { ...step.state, op, seq } })
-    return resume(step, op, true)
-  })
+  return startOperation(step, 'resize', seq, legs)
 }
 
 /**
