@@ -16,6 +16,7 @@ import {
   startFaucetServer,
 } from '@dn/venues'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { seededRandom } from '../packages/venues/src/sim/seededRandom.js'
 import { bundleCli } from './support/bundleCli.js'
 import {
   bindVenues,
@@ -32,18 +33,6 @@ const ORDERS = 200
 const LEASE_MS = 1_500
 const MASTER_HEX = '07'.repeat(32)
 
-// A seeded generator, so a failing run can be replayed from its seed.
-function rng(seed: number) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /**
@@ -55,7 +44,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 describe.each(dialects())('worker crashes (%s)', (dialect) => {
   const workersN = dialect === 'postgres' ? 2 : 1
   const seed = Number(process.env.DN_CRASH_SEED ?? Date.now() % 100_000)
-  const random = rng(seed)
+  // seeded, so a failing run can be replayed from its seed
+  const random = seededRandom(seed)
   let cli: string
   let venues: SimVenues
   let sim: FaucetServer
