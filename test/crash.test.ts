@@ -2,7 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { rmSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { type ComposedVenues, composeVenues } from '@dn/cli'
 import {
+  type BindingConfig,
   type PerpOrderRecord,
   roundPrice,
   TERMINAL_ORDER_STATUSES,
@@ -17,6 +19,7 @@ import {
 } from '@dn/venues'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { seededRandom } from '../packages/venues/src/sim/seededRandom.js'
+import { bindAtVenue } from './support/bindAtVenue.js'
 import { bundleCli } from './support/bundleCli.js'
 import {
   bindVenues,
@@ -32,14 +35,21 @@ import { newWallet } from './support/wallet.js'
 const ORDERS = 200
 const LEASE_MS = 1_500
 const MASTER_HEX = '07'.repeat(32)
+const NO_FEES: BindingConfig = {
+  feeApproval: false,
+  builderAddress: `0x${'00'.repeat(20)}`,
+  builderName: 'dn',
+  lighterTestnet: false,
+}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /**
  * Real `dn worker` processes are SIGKILLed at random points while 200
- * orders go through a venue that adds latency, rejects, and times out after
- * accepting. Afterwards: no client order id reached a venue twice, and no
- * order is left anywhere but a final state or `unknown`.
+ * orders go through venues that add latency, reject, and time out after
+ * accepting; venues with a protocol adapter are traded through it, against
+ * their signature-checking fakes. Afterwards: no client order id reached a
+ * venue twice, and no order is left anywhere but a final state or `unknown`.
  */
 describe.each(dialects())('worker crashes (%s)', (dialect) => {
   const workersN = dialect === 'postgres' ? 2 : 1
@@ -49,6 +59,7 @@ describe.each(dialects())('worker crashes (%s)', (dialect) => {
   let cli: string
   let venues: SimVenues
   let sim: FaucetServer
+  let composed: ComposedVenues
   let svc: TestService
   let owner: TestOwner
   const children = new Set<ChildProcess>()
@@ -91,15 +102,23 @@ describe.each(dialects())('worker crashes (%s)', (dialect) => {
     cli = await bundleCli()
     venues = createSimVenues({ seed })
     for (const v of VENUES) {
-      const a = venues.adapters[v]
-      const place = a.place.bind(a)
-      // every attempt the venue sees, even ones it refuses as duplicates
-      ;(a as { place: typeof place }).place = (c, o) => {
+      const x = venues.exchanges[v]
+      const place = x.place.bind(x)
+      // every order the engine is offered, through paper adapters and
+      // protocol fakes alike, even ones it refuses as duplicates
+      ;(x as { place: typeof place }).place = (owner, o) => {
         attempts.set(o.clientOrderId, (attempts.get(o.clientOrderId) ?? 0) + 1)
-        return place(c, o)
+        return place(owner, o)
       }
     }
-    sim = await startFaucetServer({ venues, port: 0 })
+    // the workers speak each venue's real protocol where it has one: they
+    // find the fakes through the simulator's `GET /venues`
+    composed = await composeVenues(venues, NO_FEES, {}, { hlMainnet: true })
+    sim = await startFaucetServer({
+      venues,
+      port: 0,
+      protocolUrls: composed.protocolUrls,
+    })
     svc = await startTestService({
       dialect,
       markets: venues.marketData,
@@ -111,7 +130,25 @@ describe.each(dialects())('worker crashes (%s)', (dialect) => {
       index[v] = String(
         venues.faucet(v, wallet.address.toLowerCase(), 10_000_000).accountIndex,
       )
-    await bindVenues(svc.store, wallet.address, VENUES, index)
+    const protocol = VENUES.filter((v) => composed.protocolUrls[v])
+    for (const venue of protocol) {
+      await bindAtVenue({
+        store: svc.store,
+        masterKey: Buffer.from(MASTER_HEX, 'hex'),
+        binder: composed.binders[venue],
+        wallet,
+        target: venue.startsWith('lighter')
+          ? { venue, accountIndex: Number(index[venue]) }
+          : { venue },
+        config: NO_FEES,
+      })
+    }
+    await bindVenues(
+      svc.store,
+      wallet.address,
+      VENUES.filter((v) => !protocol.includes(v)),
+      index,
+    )
     owner = await createOwnerWithKey(svc, {
       wallet,
       bound: [],
@@ -129,6 +166,7 @@ describe.each(dialects())('worker crashes (%s)', (dialect) => {
   afterAll(async () => {
     for (const c of children) c.kill('SIGKILL')
     await sim?.close()
+    await composed?.close()
     await svc?.close()
     if (cli) rmSync(dirname(cli), { recursive: true, force: true })
   })
@@ -235,11 +273,33 @@ describe.each(dialects())('worker crashes (%s)', (dialect) => {
     for (const c of slots) c?.kill('SIGTERM')
 
     const byStatus: Record<string, number> = {}
-    for (const o of orders) byStatus[o.status] = (byStatus[o.status] ?? 0) + 1
+    const byVenue: Record<string, Record<string, number>> = {}
+    for (const o of orders) {
+      byStatus[o.status] = (byStatus[o.status] ?? 0) + 1
+      const v = (byVenue[o.venue] ??= {})
+      v[o.status] = (v[o.status] ?? 0) + 1
+    }
+    if (process.env.DN_CRASH_DEBUG) {
+      console.info(JSON.stringify(byVenue))
+      for (const o of orders.filter((x) => x.error))
+        console.info(o.venue, o.status, o.error)
+    }
     console.info(
       `crash run (${dialect}, seed ${seed}): ${kills} kills, ${attempts.size} client order ids sent, ${JSON.stringify(byStatus)}`,
     )
     expect(ids.length).toBeGreaterThan(ORDERS * 0.9)
+    for (const venue of VENUES.filter((v) => composed.protocolUrls[v])) {
+      // the workers really traded this venue through its protocol adapter
+      expect(byVenue[venue]?.filled, venue).toBeGreaterThan(0)
+      if (venue === 'hl') {
+        const b = await svc.store.bindings.get(owner.owner, 'hl')
+        const agent = (b?.credentialRef ?? '').toLowerCase()
+        const next = await svc.store.counters.next(`hl-nonce|${agent}`, 0)
+        expect(next, 'nonces drawn from the shared counter').toBeGreaterThan(
+          1e12,
+        )
+      }
+    }
     expect(kills).toBeGreaterThan(5)
     const stuck = orders.filter(
       (o) =>

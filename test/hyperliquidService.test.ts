@@ -50,8 +50,11 @@ describe.each(dialects())(
       venues = await composeVenues(
         sim,
         config,
-        { isMainnet: true },
-        { counters: { next: (n, f) => svcCounters(n, f) } },
+        {},
+        {
+          hlMainnet: true,
+          store: { counters: { next: (n, f) => svcCounters(n, f) } },
+        },
       )
       const secrets = createAesGcmSecrets(
         deriveKey(MASTER, 'venue-credentials'),

@@ -9,62 +9,70 @@ import {
   VenueUnavailableError,
 } from '@dn/core'
 import {
-  createHyperliquidAdapter,
-  createHyperliquidBinder,
   createSimBinders,
-  type HyperliquidFake,
   type SimVenues,
   startHyperliquidFake,
 } from '@dn/venues'
+import {
+  composeProtocolVenues,
+  type ProtocolUrls,
+} from './composeProtocolVenues.js'
 
 export interface ComposedVenues {
   readonly adapters: Record<VenueId, VenueAdapter>
   readonly binders: Record<VenueId, VenueBinder>
   readonly marketData: MarketData
-  /** where `hl` is spoken to (the local protocol fake unless DN_HL_URL) */
-  readonly hlUrl: string
+  /** where each protocol venue is spoken to (a local fake unless given) */
+  readonly protocolUrls: ProtocolUrls
   close(): Promise<void>
 }
 
 /**
- * The venues `dn up` trades on. `hl` speaks Hyperliquid's real protocol:
- * to a local fake over the simulated engine by default, or to `hlUrl`
- * (e.g. Hyperliquid's testnet). The other venues use paper adapters over
+ * The venues `dn up` trades on. Protocol venues speak their real protocol:
+ * to a local fake over the simulated engine by default, or to the URL
+ * given (e.g. Hyperliquid's testnet). The others use paper adapters over
  * the simulated engines until their protocol adapters land.
  */
 export async function composeVenues(
   sim: SimVenues,
   config: BindingConfig,
-  hl: { url?: string | undefined; isMainnet: boolean },
-  /** shares Hyperliquid nonces across processes when given */
-  store?: Pick<Store, 'counters'>,
+  given: ProtocolUrls,
+  options: {
+    readonly hlMainnet: boolean
+    /** shares nonces across processes when given */
+    readonly store?: Pick<Store, 'counters'> | undefined
+  },
 ): Promise<ComposedVenues> {
-  let fake: HyperliquidFake | undefined
-  if (!hl.url)
-    fake = await startHyperliquidFake({
+  const closers: Array<() => Promise<void>> = []
+  const urls: Partial<Record<VenueId, string>> = { ...given }
+  if (!urls.hl) {
+    const fake = await startHyperliquidFake({
       exchange: sim.exchanges.hl,
       port: 0,
-      isMainnet: hl.isMainnet,
+      isMainnet: options.hlMainnet,
     })
-  const hlUrl = hl.url ?? (fake as HyperliquidFake).url
-  const adapters = {
-    ...sim.adapters,
-    hl: createHyperliquidAdapter({
-      baseUrl: hlUrl,
-      isMainnet: hl.isMainnet,
-      ...(store
-        ? {
-            nonceSource: (signer: string, now: number) =>
-              store.counters.next(`hl-nonce|${signer}`, now),
-          }
-        : {}),
-    }),
+    closers.push(fake.close)
+    urls.hl = fake.url
   }
-  const binders = {
-    ...createSimBinders(sim, config),
-    hl: createHyperliquidBinder({ baseUrl: hlUrl, isMainnet: hl.isMainnet }),
+  const protocol = composeProtocolVenues(urls, options)
+  const adapters = { ...sim.adapters, ...protocol.adapters }
+  const binders = { ...createSimBinders(sim, config), ...protocol.binders }
+  return {
+    adapters,
+    binders,
+    marketData: adapterMarketData(adapters),
+    protocolUrls: urls,
+    close: async () => {
+      for (const close of closers) await close()
+    },
   }
-  const marketData: MarketData = {
+}
+
+/** Market data read through the adapters, unavailability made explicit. */
+export function adapterMarketData(
+  adapters: Readonly<Record<VenueId, VenueAdapter>>,
+): MarketData {
+  return {
     rules: (venue, symbol) => adapters[venue].rules(symbol),
     async quote(venue, symbol) {
       try {
@@ -78,12 +86,5 @@ export async function composeVenues(
         )
       }
     },
-  }
-  return {
-    adapters,
-    binders,
-    marketData,
-    hlUrl,
-    close: async () => fake?.close(),
   }
 }

@@ -26,8 +26,8 @@ export interface ComposeWorkerDepsOptions {
   /** @default 3_600_000 (one hour) */
   readonly fundingGraceMs?: number
   readonly logger?: WorkerLogger
-  /** binders for binding jobs; a worker without them leaves those to others */
-  readonly binders?: Readonly<Record<VenueId, VenueBinder>>
+  /** binders for binding jobs; venues without one are left to others */
+  readonly binders?: Readonly<Partial<Record<VenueId, VenueBinder>>>
 }
 
 /** The composition root of a worker process. */

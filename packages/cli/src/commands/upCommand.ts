@@ -6,6 +6,7 @@ import {
 import { startHttpServer } from '@dn/server'
 import { createSimVenues, startFaucetServer } from '@dn/venues'
 import type { Command } from 'commander'
+import { protocolUrlsFromEnv } from '../composeProtocolVenues.js'
 import { composeServerDeps } from '../composeServerDeps.js'
 import { composeVenues } from '../composeVenues.js'
 import { composeWorkerDeps } from '../composeWorkerDeps.js'
@@ -42,11 +43,8 @@ export async function runUp(
   const venues = await composeVenues(
     sim,
     bindingConfig,
-    {
-      url: flags.hlUrl ?? env.DN_HL_URL,
-      isMainnet: !envFlag(env.DN_HL_TESTNET, false),
-    },
-    store,
+    protocolUrlsFromEnv(env, flags),
+    { hlMainnet: !envFlag(env.DN_HL_TESTNET, false), store },
   )
   const { binders } = venues
   const deps = composeServerDeps({
@@ -69,13 +67,19 @@ export async function runUp(
     host: flags.host,
     port: Number(flags.port),
   })
-  const parts = [`api ${server.url}`, `hl protocol ${venues.hlUrl}`]
+  const parts = [
+    `api ${server.url}`,
+    ...Object.entries(venues.protocolUrls).map(
+      ([venue, url]) => `${venue} protocol ${url}`,
+    ),
+  ]
   let stopWorker = async () => {}
   let stopFaucet = async () => {}
   if (mode === 'up') {
     const faucet = await startFaucetServer({
       venues: sim,
       port: Number(flags.simPort),
+      protocolUrls: venues.protocolUrls,
     })
     stopFaucet = faucet.close
     const worker = startWorker(

@@ -1,14 +1,26 @@
 import {
   msToIso,
+  type Store,
   startWorker,
   VENUES,
   type VenueAdapter,
+  type VenueBinder,
   type VenueId,
 } from '@dn/core'
 import { createSimRpcAdapter } from '@dn/venues'
 import type { Command } from 'commander'
+import {
+  composeProtocolVenues,
+  type ProtocolUrls,
+  protocolUrlsFromEnv,
+} from '../composeProtocolVenues.js'
 import { composeWorkerDeps } from '../composeWorkerDeps.js'
-import { type CommonFlags, onShutdown, openRuntime } from '../runtimeConfig.js'
+import {
+  type CommonFlags,
+  envFlag,
+  onShutdown,
+  openRuntime,
+} from '../runtimeConfig.js'
 
 /**
  * `dn worker`: one worker process; run several against PostgreSQL.
@@ -35,44 +47,41 @@ export function registerWorkerCommands(program: Command): void {
       'simulated venues to trade on (a `dn up --sim-port`)',
       process.env.DN_SIM_URL ?? 'http://127.0.0.1:8081',
     )
-    .option('--lease-ms <ms>', 'lease length of a claim', '30000')
-    .action(
-      async (flags: CommonFlags & { simUrl: string; leaseMs: string }) => {
-        const { masterKey, store } = await openRuntime(flags, false)
-        const adapters = {} as Record<VenueId, VenueAdapter>
-        for (const venue of VENUES) {
-          adapters[venue] = createSimRpcAdapter({
-            baseUrl: flags.simUrl,
-            venue,
-          })
-        }
-        const deps = composeWorkerDeps({
-          store,
-          adapters,
-          masterKey,
-          leaseMs: Number(flags.leaseMs),
-          ...(process.env.DN_WORKER_ID
-            ? { workerId: process.env.DN_WORKER_ID }
-            : {}),
-        })
-        const running = startWorker(deps)
-        process.stderr.write(
-          `dn: worker ${deps.workerId} running (store: ${store.dialect})\n`,
-        )
-        onShutdown(async () => {
-          await running.stop()
-          await store.close()
-        })
-        const end = await running.done
-        if (end === 'fenced') {
-          process.stderr.write(
-            `dn: worker ${deps.workerId} was fenced; exiting\n`,
-          )
-          await store.close()
-          process.exit(3)
-        }
-      },
+    .option(
+      '--hl-url <url>',
+      'Hyperliquid API base URL (default: the protocol fake of --sim-url; DN_HL_URL)',
     )
+    .option('--lease-ms <ms>', 'lease length of a claim', '30000')
+    .action(async (flags: WorkerFlags) => {
+      const { masterKey, store } = await openRuntime(flags, false)
+      const { adapters, binders } = await workerVenues(flags, store)
+      const deps = composeWorkerDeps({
+        store,
+        adapters,
+        ...(binders ? { binders } : {}),
+        masterKey,
+        leaseMs: Number(flags.leaseMs),
+        ...(process.env.DN_WORKER_ID
+          ? { workerId: process.env.DN_WORKER_ID }
+          : {}),
+      })
+      const running = startWorker(deps)
+      process.stderr.write(
+        `dn: worker ${deps.workerId} running (store: ${store.dialect})\n`,
+      )
+      onShutdown(async () => {
+        await running.stop()
+        await store.close()
+      })
+      const end = await running.done
+      if (end === 'fenced') {
+        process.stderr.write(
+          `dn: worker ${deps.workerId} was fenced; exiting\n`,
+        )
+        await store.close()
+        process.exit(3)
+      }
+    })
 
   worker
     .command('fence')
@@ -95,4 +104,55 @@ export function registerWorkerCommands(program: Command): void {
         `fenced ${fenced} worker(s); ${workers.length} registered, all fenced\n`,
       )
     })
+}
+
+interface WorkerFlags extends CommonFlags {
+  readonly simUrl: string
+  readonly leaseMs: string
+  readonly hlUrl?: string
+}
+
+/**
+ * The venues of a separate worker: each venue's real protocol where `dn up`
+ * publishes a fake (or a URL is given), the simulated RPC otherwise. It
+ * binds the venues it speaks the protocol of.
+ */
+async function workerVenues(
+  flags: WorkerFlags,
+  store: Store,
+): Promise<{
+  adapters: Record<VenueId, VenueAdapter>
+  binders: Partial<Record<VenueId, VenueBinder>>
+}> {
+  const urls: ProtocolUrls = {
+    ...(await publishedProtocolUrls(flags.simUrl)),
+    ...protocolUrlsFromEnv(process.env, flags),
+  }
+  const protocol = composeProtocolVenues(urls, {
+    hlMainnet: !envFlag(process.env.DN_HL_TESTNET, false),
+    store,
+  })
+  const adapters = {} as Record<VenueId, VenueAdapter>
+  for (const venue of VENUES) {
+    adapters[venue] =
+      protocol.adapters[venue] ??
+      createSimRpcAdapter({ baseUrl: flags.simUrl, venue })
+  }
+  return { adapters, binders: protocol.binders }
+}
+
+/** `GET <sim>/venues`; a simulator that publishes none answers `{}`. */
+async function publishedProtocolUrls(simUrl: string): Promise<ProtocolUrls> {
+  const res = await fetch(new URL('/venues', simUrl)).catch((cause) => {
+    throw new Error(
+      `cannot reach the simulated venues at ${simUrl} (start \`dn up\` first, or pass --sim-url)`,
+      { cause },
+    )
+  })
+  if (res.status === 404) return {}
+  if (!res.ok) {
+    throw new Error(`${simUrl}/venues answered HTTP ${res.status}`)
+  }
+  const body = (await res.json()) as { protocolUrls?: ProtocolUrls }
+  return body.protocolUrls ?? {}
 }

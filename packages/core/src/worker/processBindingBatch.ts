@@ -52,20 +52,21 @@ export async function processBindingBatch(
       venues.push(v)
       continue
     }
-    if (!binders) {
-      // this worker cannot bind; leave it for one that can
+    const venue = v.target.venue
+    const binder = binders?.[venue]
+    if (!binder) {
+      // this worker cannot bind this venue; leave it for one that can
       venues.push(v)
       again = true
       continue
     }
-    const venue = v.target.venue
     const secret = deps.secrets.decrypt(
       v.credentialCiphertext ?? '',
       pendingCredentialAad(batch.id, venue),
     )
-    let result: Awaited<ReturnType<(typeof binders)[typeof venue]['complete']>>
+    let result: Awaited<ReturnType<typeof binder.complete>>
     try {
-      result = await binders[venue].complete(batch.owner, {
+      result = await binder.complete(batch.owner, {
         target: v.target,
         requests: v.requests,
         signatures: v.signatures,

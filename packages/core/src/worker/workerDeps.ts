@@ -15,8 +15,8 @@ export interface WorkerDeps {
   readonly store: Store
   readonly clock: Clock
   readonly adapters: Readonly<Record<VenueId, VenueAdapter>>
-  /** venue binders; a worker without them leaves binding jobs to others */
-  readonly binders?: Readonly<Record<VenueId, VenueBinder>> | undefined
+  /** venue binders; a venue without one is left to other workers */
+  readonly binders?: Readonly<Partial<Record<VenueId, VenueBinder>>> | undefined
   readonly secrets: Secrets
   readonly workerId: string
   /** how long a claim is held before another worker may take it */

@@ -72,6 +72,28 @@ test('error: 404, 405, 415', async () => {
   expect(await text.json()).toMatchObject({ code: 'unsupported_media_type' })
 })
 
+test('GET /venues publishes where the protocol fakes listen', async () => {
+  const published = await startFaucetServer({
+    venues,
+    port: 0,
+    protocolUrls: { hl: 'http://127.0.0.1:1234' },
+  })
+  try {
+    const res = await fetch(`${published.url}/venues`)
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({
+      protocolUrls: { hl: 'http://127.0.0.1:1234' },
+    })
+    const post = await fetch(`${published.url}/venues`, { method: 'POST' })
+    expect(post.status).toBe(405)
+    expect(post.headers.get('allow')).toBe('GET')
+  } finally {
+    await published.close()
+  }
+  const none = await fetch(`${server.url}/venues`)
+  expect(await none.json()).toEqual({ protocolUrls: {} })
+})
+
 test('error: binds loopback only', async () => {
   await expect(
     startFaucetServer({ venues, host: '0.0.0.0', port: 0 }),

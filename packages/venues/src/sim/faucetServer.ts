@@ -14,6 +14,12 @@ export interface FaucetServerOptions {
   readonly host?: string
   /** 0 picks a free port @default 8081 */
   readonly port?: number
+  /**
+   * Where each venue's protocol fake listens, published at `GET /venues`
+   * so separate worker processes speak the same protocols to the same
+   * simulated venues
+   */
+  readonly protocolUrls?: Readonly<Partial<Record<VenueId, string>>>
 }
 
 export interface FaucetServer {
@@ -34,6 +40,8 @@ class FaucetHttpError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** the `Allow` header of a 405 */
+    readonly allow?: string,
   ) {
     super(message)
   }
@@ -43,7 +51,8 @@ class FaucetHttpError extends Error {
  * The simulated venues' faucet over HTTP: `POST /faucet` with JSON
  * `{venue, owner, collateralUsd?}` creates (or tops up) the owner's account
  * and answers `{venue, owner, accountIndex}`; `POST /rpc` lets worker
- * processes trade on these same venues (see simRpc.ts). It hands out play
+ * processes trade on these same venues (see simRpc.ts); `GET /venues`
+ * tells them where each venue's protocol fake listens. It hands out play
  * money, so it listens on loopback only.
  */
 export async function startFaucetServer(
@@ -54,14 +63,14 @@ export async function startFaucetServer(
     throw new RangeError(`the faucet binds loopback only, not ${host}`)
   }
   const server = createServer((req, res) => {
-    handle(options.venues, req)
+    handle(options, req)
       .then((body) => send(res, 200, body))
       .catch((err: unknown) => {
         const e =
           err instanceof FaucetHttpError
             ? err
             : new FaucetHttpError(500, 'internal', 'internal error')
-        send(res, e.status, { error: e.message, code: e.code })
+        send(res, e.status, { error: e.message, code: e.code }, e.allow)
       })
   })
   await new Promise<void>((resolve, reject) => {
@@ -85,10 +94,17 @@ export async function startFaucetServer(
 }
 
 async function handle(
-  venues: Pick<SimVenues, 'faucet' | 'adapters'>,
+  options: FaucetServerOptions,
   req: IncomingMessage,
 ): Promise<unknown> {
+  const { venues } = options
   const path = (req.url ?? '/').split('?')[0]
+  if (path === '/venues') {
+    if (req.method !== 'GET') {
+      throw new FaucetHttpError(405, 'method_not_allowed', 'use GET', 'GET')
+    }
+    return { protocolUrls: options.protocolUrls ?? {} }
+  }
   if (path === '/rpc' && req.method === 'POST') {
     let rpc: unknown
     try {
@@ -103,7 +119,7 @@ async function handle(
     throw new FaucetHttpError(404, 'not_found', `no route ${path}`)
   }
   if (req.method !== 'POST') {
-    throw new FaucetHttpError(405, 'method_not_allowed', 'use POST')
+    throw new FaucetHttpError(405, 'method_not_allowed', 'use POST', 'POST')
   }
   const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim()
   if (type?.toLowerCase() !== 'application/json') {
@@ -177,12 +193,17 @@ function invalid(message: string): FaucetHttpError {
   return new FaucetHttpError(400, 'invalid_request', message)
 }
 
-function send(res: ServerResponse, status: number, body: unknown): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  allow?: string,
+): void {
   const text = JSON.stringify(body)
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(text),
-    ...(status === 405 ? { allow: 'POST' } : {}),
+    ...(allow ? { allow } : {}),
   })
   res.end(text)
 }

@@ -150,4 +150,54 @@ describe('Hyperliquid adapter and binder against the protocol fake', () => {
     expect((await adapter.order(cred, 'BTC', id))?.state).toBe('filled')
     expect(exchange.stats().byClientOrderId.get(id)).toBe(1)
   })
+
+  test('behavior: two workers with their own nonce clocks collide at the venue; a shared counter does not', async () => {
+    // two worker processes signing for one agent in the same millisecond
+    const at = Date.now()
+    const pinned = { now: () => at }
+    const quote = await adapter.quote('BTC')
+    const order = () => ({
+      market: 'BTC',
+      side: 'long' as const,
+      size: '0.001',
+      price: String(Math.floor(Number(quote.mark) * 0.9)),
+      timeInForce: 'gtc' as const,
+      reduceOnly: false,
+      clientOrderId: cloid(),
+    })
+    const own = () =>
+      createHyperliquidAdapter({
+        baseUrl: fake.url,
+        isMainnet: true,
+        clock: pinned,
+      })
+    const [a, b] = [own(), own()]
+    const first = await a.place(cred, order())
+    expect(first.state).toBe('open')
+    const second = b.place(cred, order())
+    await expect(second).rejects.toBeInstanceOf(VenueRejectedError)
+    await expect(second).rejects.toThrow(/nonce/i)
+
+    // the store's counter: max(previous + 1, now), shared by every worker
+    let last = 0
+    const later = { now: () => at + 1_000 }
+    const counter = async (_signer: string, now: number) => {
+      last = Math.max(last + 1, now)
+      return last
+    }
+    const shared = () =>
+      createHyperliquidAdapter({
+        baseUrl: fake.url,
+        isMainnet: true,
+        clock: later,
+        nonceSource: counter,
+      })
+    const [c, d] = [shared(), shared()]
+    const placed = await Promise.all([
+      c.place(cred, order()),
+      d.place(cred, order()),
+      c.place(cred, order()),
+    ])
+    expect(placed.map((p) => p.state)).toEqual(['open', 'open', 'open'])
+  })
 })
