@@ -22,6 +22,12 @@ export function fillOrder(
   if (!m || qty.lte(0)) return
   order.filled = order.filled.add(qty)
   order.filledNotional = order.filledNotional.add(qty.mul(price))
+  order.fills.push({
+    qty,
+    price,
+    time: state.clock.now(),
+    tradeId: state.nextTradeId++,
+  })
   const signed = order.side === 'long' ? qty : qty.neg()
   applyToPosition(accountOf(state, order.owner), m, signed, price)
 }

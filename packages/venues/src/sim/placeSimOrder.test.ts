@@ -1,3 +1,4 @@
+import { dec, decString } from '@dn/core'
 import { describe, expect, test } from 'vitest'
 import { OWNER, rejectReason, simTestKit } from './simTestKit.js'
 
@@ -114,6 +115,35 @@ describe('GTC and post-only', () => {
       venueStatus: 'PARTIALLY_FILLED',
       filledBase: '0.2',
     })
+  })
+
+  test('behavior: every execution is listed as a fill; they add up to the order', () => {
+    const k = simTestKit()
+    const big = k.ex.place(OWNER, k.req({ size: '3', price: '101000' }))
+    const fills = k.ex.fills(OWNER, 0)
+    expect(fills.length).toBeGreaterThan(1)
+    for (const f of fills) {
+      expect(f).toMatchObject({
+        market: 'BTC',
+        side: 'long',
+        clientOrderId: big.clientOrderId,
+        venueOrderId: big.venueOrderId,
+      })
+    }
+    let size = dec(0)
+    let notional = dec(0)
+    for (const f of fills) {
+      size = size.add(f.size)
+      notional = notional.add(dec(f.size).mul(f.price))
+    }
+    expect(decString(size)).toBe(big.filledBase)
+    expect(notional.div(size).toDecimalPlaces(7).toFixed()).toBe(
+      dec(big.averagePrice ?? 0)
+        .toDecimalPlaces(7)
+        .toFixed(),
+    )
+    expect(new Set(fills.map((f) => f.tradeId)).size).toBe(fills.length)
+    expect(k.ex.fills(OWNER, k.now() + 1)).toEqual([])
   })
 
   test('error: post-only that would take liquidity is rejected', () => {

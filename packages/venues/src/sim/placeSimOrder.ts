@@ -131,6 +131,7 @@ function accept(
     size,
     filled: dec(0),
     filledNotional: dec(0),
+    fills: [],
     state: 'open',
     venueStatus: state.style.status('open'),
     reason: null,

@@ -7,6 +7,7 @@ import {
   type MarginMode,
   type MarketQuote,
   type MarketRules,
+  type OrderSide,
   type VenueId,
   type VenueOrder,
   type VenueOrderRequest,
@@ -65,6 +66,19 @@ export interface SimExchangeStats {
   readonly byClientOrderId: Map<string, number>
 }
 
+/** One execution of one of the owner's orders. */
+export interface SimFillView {
+  readonly market: string
+  readonly side: OrderSide
+  readonly price: string
+  readonly size: string
+  /** Unix ms */
+  readonly time: number
+  readonly tradeId: number
+  readonly clientOrderId: string
+  readonly venueOrderId: string
+}
+
 /** One simulated venue: markets, accounts, orders, positions, faults. */
 export interface SimExchange {
   readonly venue: VenueId
@@ -98,6 +112,8 @@ export interface SimExchange {
   positions(owner: string): VenuePosition[]
   funding(owner: string, market: string, sinceIso: string): FundingPayment[]
   liquidations(owner: string): SimLiquidation[]
+  /** the owner's executions at or after `sinceMs`, oldest first */
+  fills(owner: string, sinceMs: number): SimFillView[]
   /** replaces all faults; omitted fields are off */
   setFaults(faults: Partial<SimFaults>): void
   faults(): SimFaults
@@ -150,6 +166,7 @@ export function createSimExchange(options: SimExchangeOptions): SimExchange {
       sync(() => fundingSince(state, owner, market, since)),
     liquidations: (owner) =>
       sync(() => [...accountOf(state, owner).liquidations]),
+    fills: (owner, sinceMs) => sync(() => fillsSince(state, owner, sinceMs)),
     setFaults: (faults) => {
       state.faults = Object.freeze({ ...NO_FAULTS, ...faults })
     },
@@ -254,6 +271,32 @@ function fundingSince(
   return accountOf(state, owner).funding.filter(
     (p) => p.market === market && Date.parse(p.time) >= since,
   )
+}
+
+function fillsSince(
+  state: SimState,
+  owner: string,
+  sinceMs: number,
+): SimFillView[] {
+  const account = accountOf(state, owner)
+  const out: SimFillView[] = []
+  for (const o of state.orders.values()) {
+    if (o.owner !== account.owner) continue
+    for (const f of o.fills) {
+      if (f.time < sinceMs) continue
+      out.push({
+        market: o.market,
+        side: o.side,
+        price: decString(f.price),
+        size: decString(f.qty),
+        time: f.time,
+        tradeId: f.tradeId,
+        clientOrderId: o.clientOrderId,
+        venueOrderId: o.venueOrderId,
+      })
+    }
+  }
+  return out.sort((a, b) => a.tradeId - b.tradeId)
 }
 
 function rollFault(state: SimState, kind: 'reject' | 'timeoutAfterAccept') {

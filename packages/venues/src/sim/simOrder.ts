@@ -8,6 +8,16 @@ import {
 } from '@dn/core'
 import type { SimOrderCause, VenueStyle } from './venueStyle.js'
 
+/** One execution of an order, as a venue's fill history lists it. */
+export interface SimFill {
+  readonly qty: Decimal
+  readonly price: Decimal
+  /** Unix ms */
+  readonly time: number
+  /** unique per venue, increasing */
+  readonly tradeId: number
+}
+
 /** An order as the simulated venue keeps it (mutable engine state). */
 export interface SimOrder {
   readonly owner: string
@@ -25,6 +35,8 @@ export interface SimOrder {
   filled: Decimal
   /** sum of fill size times fill price, for the volume-weighted average */
   filledNotional: Decimal
+  /** every execution, oldest first */
+  readonly fills: SimFill[]
   state: VenueOrderState
   venueStatus: string
   reason: string | null

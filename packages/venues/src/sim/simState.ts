@@ -106,6 +106,7 @@ export interface SimState {
   hour: number
   nextAccountIndex: number
   nextOrderId: number
+  nextTradeId: number
   placed: number
   rejected: number
   faults: SimFaults
@@ -150,6 +151,7 @@ export function createSimState(o: SimStateOptions): SimState {
     hour: Math.floor(now / HOUR_MS),
     nextAccountIndex: 1,
     nextOrderId: 1,
+    nextTradeId: 1,
     placed: 0,
     rejected: 0,
     faults: NO_FAULTS,

@@ -98,10 +98,10 @@ describe('Hyperliquid adapter and binder against the protocol fake', () => {
       state: 'filled',
       filledBase: '0.002',
     })
-    expect(await adapter.order(cred, 'BTC', id)).toMatchObject({
-      state: 'filled',
-      filledBase: '0.002',
-    })
+    const found = await adapter.order(cred, 'BTC', id)
+    expect(found).toMatchObject({ state: 'filled', filledBase: '0.002' })
+    // orderStatus has no price: the average comes from the order's fills
+    expect(found?.averagePrice).toBe(placed.averagePrice)
     const pos = (await adapter.positions(cred)).find((p) => p.market === 'BTC')
     expect(pos?.size).toBe('0.002')
   })

@@ -26,6 +26,7 @@ import {
   type HlTif,
   orderAction,
 } from '../signing/orderAction.js'
+import { hlFillAverage } from './hlFillAverage.js'
 import { createHlTransport, type HlPost } from './hlTransport.js'
 
 export interface HyperliquidAdapterOptions {
@@ -250,12 +251,23 @@ export function createHyperliquidAdapter(
       _market: string,
       clientOrderId: string,
     ): Promise<VenueOrder | null> {
+      const user = owner(cred)
       const raw = await post(
         '/info',
-        { type: 'orderStatus', user: owner(cred), oid: clientOrderId },
+        { type: 'orderStatus', user, oid: clientOrderId },
         'read',
       )
-      return parseOrderStatus(raw, clientOrderId)
+      const found = parseOrderStatus(raw, clientOrderId)
+      if (!found || dec(found.order.filledBase).isZero()) {
+        return found?.order ?? null
+      }
+      const averagePrice = await hlFillAverage(
+        post,
+        user,
+        found,
+        found.order.filledBase,
+      )
+      return { ...found.order, averagePrice }
     },
 
     async positions(cred: VenueCredential): Promise<VenuePosition[]> {
@@ -498,7 +510,7 @@ export function hlOrderState(status: string, filled: boolean): VenueOrderState {
 function parseOrderStatus(
   raw: unknown,
   clientOrderId: string,
-): VenueOrder | null {
+): { order: VenueOrder; oid: number; timestamp: number } | null {
   if (isObj(raw) && raw.status === 'unknownOid') return null
   if (!isObj(raw) || raw.status !== 'order' || !isObj(raw.order)) {
     throw badRead('orderStatus', raw)
@@ -515,15 +527,22 @@ function parseOrderStatus(
   const filledD = dec(origSz).minus(dec(sz))
   const filledBase = decString(filledD.isNegative() ? 0 : filledD)
   const state = hlOrderState(status, !filledD.lte(0))
+  if (!Number.isSafeInteger(o.oid) || !Number.isSafeInteger(o.timestamp)) {
+    throw badRead('orderStatus', raw)
+  }
   return {
-    clientOrderId,
-    venueOrderId: typeof o.oid === 'number' ? String(o.oid) : null,
-    state,
-    size: origSz,
-    filledBase,
-    averagePrice: null,
-    venueStatus: status,
-    reason: state === 'rejected' || state === 'cancelled' ? status : null,
+    oid: o.oid as number,
+    timestamp: o.timestamp as number,
+    order: {
+      clientOrderId,
+      venueOrderId: String(o.oid),
+      state,
+      size: origSz,
+      filledBase,
+      averagePrice: null,
+      venueStatus: status,
+      reason: state === 'rejected' || state === 'cancelled' ? status : null,
+    },
   }
 }
 

@@ -52,6 +52,22 @@ export function handleInfo(
       return openOrders(state, user(body))
     case 'userFunding':
       return userFunding(state, user(body), body.startTime, body.endTime)
+    case 'userFills':
+      return userFills(state, user(body), 0, Number.POSITIVE_INFINITY).slice(
+        -FILLS_PAGE,
+      )
+    case 'userFillsByTime': {
+      const { startTime, endTime } = body
+      if (typeof startTime !== 'number') {
+        throw new HlInfoError(
+          'Failed to deserialize the JSON body into the target type: startTime',
+        )
+      }
+      const end =
+        typeof endTime === 'number' ? endTime : Number.POSITIVE_INFINITY
+      // the oldest page first, as the venue pages forward in time
+      return userFills(state, user(body), startTime, end).slice(0, FILLS_PAGE)
+    }
     case 'userRole':
       return { role: accountExists(state, user(body)) ? 'user' : 'missing' }
     case 'extraAgents':
@@ -273,6 +289,45 @@ function openOrders(state: HlFakeState, u: string) {
       },
     ]
   })
+}
+
+/** Hyperliquid answers at most this many fills per request. */
+const FILLS_PAGE = 2000
+
+/** The user's fills in [start, end], oldest first, in the venue's shape. */
+function userFills(state: HlFakeState, u: string, start: number, end: number) {
+  if (!accountExists(state, u)) return []
+  const byEngineId = new Map(
+    [...state.ordersByOid.values()]
+      .filter((o) => o.user === u)
+      .map((o) => [o.engineId, o]),
+  )
+  return state.exchange
+    .fills(u, start)
+    .filter((f) => f.time <= end)
+    .flatMap((f) => {
+      const rec = byEngineId.get(f.clientOrderId)
+      if (!rec) return []
+      return [
+        {
+          coin: rec.coin,
+          px: f.price,
+          sz: f.size,
+          side: rec.side,
+          time: f.time,
+          startPosition: '0.0',
+          dir: rec.side === 'B' ? 'Open Long' : 'Open Short',
+          closedPnl: '0.0',
+          hash: `0x${f.tradeId.toString(16).padStart(64, '0')}`,
+          oid: rec.oid,
+          crossed: true,
+          fee: '0.0',
+          tid: f.tradeId,
+          feeToken: 'USDC',
+          ...(rec.cloid ? { cloid: rec.cloid } : {}),
+        },
+      ]
+    })
 }
 
 function userFunding(
