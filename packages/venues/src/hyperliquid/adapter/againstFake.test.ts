@@ -1,5 +1,7 @@
 import {
   type BindingConfig,
+  dec,
+  decString,
   roundPrice,
   UncertainSubmissionError,
   type VenueCredential,
@@ -199,5 +201,35 @@ describe('Hyperliquid adapter and binder against the protocol fake', () => {
       c.place(cred, order()),
     ])
     expect(placed.map((p) => p.state)).toEqual(['open', 'open', 'open'])
+  })
+
+  test('behavior: a builder-deployed (HIP-3) market trades under its dex asset id', async () => {
+    const rules = await adapter.rules('xyz:TSLA')
+    expect(rules).toMatchObject({ symbol: 'xyz:TSLA', maxSigFigs: 5 })
+    const quote = await adapter.quote('xyz:TSLA')
+    if (!rules) throw new Error('xyz:TSLA not listed')
+    const id = cloid()
+    const size = rules.sizeStep
+    const units = Math.ceil(12 / Number(quote.mark) / Number(size))
+    const placed = await adapter.place(cred, {
+      market: 'xyz:TSLA',
+      side: 'short',
+      size: decString(dec(size).mul(units)),
+      price: roundPrice(rules, Number(quote.mark) * 0.99, 'down').toFixed(),
+      timeInForce: 'ioc',
+      reduceOnly: false,
+      clientOrderId: id,
+    })
+    expect(placed.state).toBe('filled')
+    // the fake placed it on xyz:TSLA, so the asset id named that market
+    expect(exchange.order(cred.owner, id, 'xyz:TSLA')?.state).toBe('filled')
+    const pos = (await adapter.positions(cred)).find(
+      (p) => p.market === 'xyz:TSLA',
+    )
+    expect(pos?.size).toBe(`-${placed.filledBase}`)
+    // and the main dex's BTC position is still reported beside it
+    expect(
+      (await adapter.positions(cred)).some((p) => p.market === 'BTC'),
+    ).toBe(true)
   })
 })

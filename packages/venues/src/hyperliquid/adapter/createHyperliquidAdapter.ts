@@ -28,6 +28,7 @@ import {
 } from '../signing/orderAction.js'
 import { hlFillAverage } from './hlFillAverage.js'
 import { createHlTransport, type HlPost } from './hlTransport.js'
+import { createHlUniverse, type HlAsset } from './hlUniverse.js'
 
 export interface HyperliquidAdapterOptions {
   /** `https://api.hyperliquid.xyz` or `https://api.hyperliquid-testnet.xyz` */
@@ -50,24 +51,6 @@ export interface HyperliquidAdapterOptions {
   readonly nonceSource?:
     | ((signer: string, nowMs: number) => Promise<number>)
     | undefined
-}
-
-interface HlAsset {
-  readonly index: number
-  readonly name: string
-  readonly szDecimals: number
-  readonly maxLeverage: number
-}
-
-interface HlAssetCtx {
-  readonly markPx: string
-  readonly funding: string
-  readonly impactPxs: readonly [string, string] | null
-}
-
-interface HlMeta {
-  readonly assets: ReadonlyMap<string, HlAsset>
-  readonly ctxs: ReadonlyMap<string, HlAssetCtx>
 }
 
 const TIF: Record<VenueOrderRequest['timeInForce'], HlTif> = {
@@ -99,23 +82,11 @@ export function createHyperliquidAdapter(
     timeout: options.timeout ?? 10_000,
   })
   const nonces = createNonceClock(clock)
-  let cached: { at: number; meta: HlMeta } | undefined
-
-  async function loadMeta(): Promise<HlMeta> {
-    const raw = await post('/info', { type: 'metaAndAssetCtxs' }, 'read')
-    const meta = parseMetaAndCtxs(raw)
-    cached = { at: clock.now(), meta }
-    return meta
-  }
-
-  async function universe(): Promise<HlMeta> {
-    if (cached && clock.now() - cached.at < ttl) return cached.meta
-    return loadMeta()
-  }
+  const listing = createHlUniverse(post, clock, ttl)
 
   /** the asset of `market`; a write to an unlisted market is refused */
   async function assetFor(market: string): Promise<HlAsset> {
-    const a = (await universe()).assets.get(market)
+    const a = await listing.asset(market)
     if (!a) throw new VenueRejectedError(`unknown market ${market}`)
     return a
   }
@@ -149,7 +120,7 @@ export function createHyperliquidAdapter(
     venue: 'hl' as const,
 
     async rules(symbol: string): Promise<MarketRules | undefined> {
-      const a = (await universe()).assets.get(symbol)
+      const a = await listing.asset(symbol)
       if (!a) return undefined
       const sizeStep = decString(dec(10).pow(-a.szDecimals))
       return {
@@ -165,7 +136,7 @@ export function createHyperliquidAdapter(
     },
 
     async quote(symbol: string): Promise<MarketQuote> {
-      const ctx = (await loadMeta()).ctxs.get(symbol)
+      const ctx = await listing.ctx(symbol)
       if (!ctx) {
         throw new VenueUnavailableError(`hyperliquid: no market ${symbol}`)
       }
@@ -200,7 +171,7 @@ export function createHyperliquidAdapter(
       try {
         action = orderAction([
           {
-            asset: a.index,
+            asset: a.asset,
             isBuy: order.side === 'long',
             price,
             size,
@@ -227,7 +198,7 @@ export function createHyperliquidAdapter(
       const a = await assetFor(market)
       let action: object
       try {
-        action = cancelByCloidAction([{ asset: a.index, cloid: clientOrderId }])
+        action = cancelByCloidAction([{ asset: a.asset, cloid: clientOrderId }])
       } catch (err) {
         throw new VenueRejectedError(
           err instanceof Error ? err.message : String(err),
@@ -271,12 +242,22 @@ export function createHyperliquidAdapter(
     },
 
     async positions(cred: VenueCredential): Promise<VenuePosition[]> {
-      const raw = await post(
-        '/info',
-        { type: 'clearinghouseState', user: owner(cred) },
-        'read',
+      const user = owner(cred)
+      // each dex keeps its own clearinghouse: ask the main one and every
+      // builder-deployed one, so a position is never missed
+      const dexes = ['', ...(await listing.builderDexes())]
+      const states = await Promise.all(
+        dexes.map((dex) =>
+          post(
+            '/info',
+            dex === ''
+              ? { type: 'clearinghouseState', user }
+              : { type: 'clearinghouseState', user, dex },
+            'read',
+          ),
+        ),
       )
-      return parsePositions(raw)
+      return states.flatMap(parsePositions)
     },
 
     async funding(
@@ -359,51 +340,6 @@ function owner(cred: VenueCredential): string {
     throw new RangeError(`owner is not an address: ${cred.owner}`)
   }
   return cred.owner
-}
-
-function parseMetaAndCtxs(raw: unknown): HlMeta {
-  if (!Array.isArray(raw) || raw.length < 2) {
-    throw badRead('metaAndAssetCtxs', raw)
-  }
-  const [meta, ctxs] = raw as [unknown, unknown]
-  if (!isObj(meta) || !Array.isArray(meta.universe) || !Array.isArray(ctxs)) {
-    throw badRead('metaAndAssetCtxs', raw)
-  }
-  const assets = new Map<string, HlAsset>()
-  const ctxMap = new Map<string, HlAssetCtx>()
-  meta.universe.forEach((u: unknown, index: number) => {
-    if (
-      !isObj(u) ||
-      typeof u.name !== 'string' ||
-      !Number.isSafeInteger(u.szDecimals) ||
-      (u.szDecimals as number) < 0 ||
-      (u.szDecimals as number) > 6
-    ) {
-      return
-    }
-    if (u.isDelisted === true) return
-    const maxLeverage =
-      typeof u.maxLeverage === 'number' && u.maxLeverage > 0 ? u.maxLeverage : 1
-    assets.set(u.name, {
-      index,
-      name: u.name,
-      szDecimals: u.szDecimals as number,
-      maxLeverage,
-    })
-    const c: unknown = ctxs[index]
-    if (!isObj(c)) return
-    const markPx = decField(c.markPx)
-    const funding = decField(c.funding)
-    if (markPx === null || funding === null) return
-    let impactPxs: HlAssetCtx['impactPxs'] = null
-    if (Array.isArray(c.impactPxs) && c.impactPxs.length === 2) {
-      const bid = decField(c.impactPxs[0])
-      const ask = decField(c.impactPxs[1])
-      if (bid !== null && ask !== null) impactPxs = [bid, ask]
-    }
-    ctxMap.set(u.name, { markPx, funding, impactPxs })
-  })
-  return { assets, ctxs: ctxMap }
 }
 
 /** The one per-item status of an `order` or `cancel` answer. */

@@ -19,6 +19,7 @@ import {
   type HlUserSignedActionObject,
   recoverUserSignedSigner,
 } from '../../hyperliquid/signing/userSignedAction.js'
+import { marketOfAsset } from './hlDexes.js'
 import {
   accountExists,
   approveAgent,
@@ -26,7 +27,7 @@ import {
   useNonce,
   userOfSigner,
 } from './hlFakeState.js'
-import { hlStatus, stepDecimals, universe } from './hlInfo.js'
+import { hlStatus, stepDecimals } from './hlInfo.js'
 
 type Json = Record<string, unknown>
 const ZERO = '0x0000000000000000000000000000000000000000'
@@ -155,9 +156,8 @@ function order(state: HlFakeState, user: string, action: Json) {
       'Failed to deserialize the JSON body into the target type: orders',
     )
   }
-  const markets = universe(state)
   const statuses = orders.map((o: Json) => {
-    const rules = typeof o.a === 'number' ? markets[o.a] : undefined
+    const rules = marketOfAsset(state, o.a)
     if (!rules) return { error: 'Asset not found.' }
     const szDecimals = stepDecimals(rules.sizeStep)
     const p = typeof o.p === 'string' ? o.p : ''
@@ -181,6 +181,8 @@ function order(state: HlFakeState, user: string, action: Json) {
       return { error: 'Invalid cloid.' }
     }
     const engineId = cloid ?? `hlfake-${user}-${state.nextPlain++}`
+    // stamped before it can fill, so its fills never predate it
+    const timestamp = state.now()
     let view: ReturnType<typeof state.exchange.place>
     try {
       view = state.exchange.place(user, {
@@ -207,7 +209,7 @@ function order(state: HlFakeState, user: string, action: Json) {
       limitPx: p,
       origSz: s,
       oid,
-      timestamp: state.now(),
+      timestamp,
       cloid,
       engineId,
     })
@@ -253,9 +255,8 @@ function cancelByCloid(state: HlFakeState, user: string, action: Json) {
       'Failed to deserialize the JSON body into the target type: cancels',
     )
   }
-  const markets = universe(state)
   const statuses = cancels.map((c: Json) => {
-    const rules = typeof c.asset === 'number' ? markets[c.asset] : undefined
+    const rules = marketOfAsset(state, c.asset)
     if (!rules) return { error: 'Asset not found.' }
     const cloid = typeof c.cloid === 'string' ? c.cloid.toLowerCase() : ''
     const oid = state.oidByCloid.get(`${user}|${cloid}`)

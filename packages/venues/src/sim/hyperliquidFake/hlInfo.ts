@@ -1,5 +1,12 @@
 import { type Decimal, dec, decString, type VenueOrder } from '@dn/core'
 import {
+  dexField,
+  dexOfSymbol,
+  dexUniverse,
+  fakeDexes,
+  HlDexError,
+} from './hlDexes.js'
+import {
   accountExists,
   type HlFakeOrder,
   type HlFakeState,
@@ -18,11 +25,6 @@ export function stepDecimals(step: string): number {
   return dec(step).decimalPlaces()
 }
 
-/** The universe in listing order: index = asset id. */
-export function universe(state: HlFakeState) {
-  return state.exchange.listed()
-}
-
 /**
  * Answers one `/info` request.
  * @throws HlInfoError on an unknown type or a bad field
@@ -33,23 +35,36 @@ export function handleInfo(
 ): unknown {
   switch (body.type) {
     case 'meta':
-      return meta(state)
-    case 'metaAndAssetCtxs':
-      return [meta(state), assetCtxs(state)]
+      return meta(state, dexOr422(state, body))
+    case 'metaAndAssetCtxs': {
+      const dex = dexOr422(state, body)
+      return [meta(state, dex), assetCtxs(state, dex)]
+    }
+    case 'perpDexs':
+      return fakeDexes(state).map((name) =>
+        name === ''
+          ? null
+          : {
+              name,
+              fullName: `${name} (simulated)`,
+              deployer: '0x0000000000000000000000000000000000000000',
+              oracleUpdater: null,
+            },
+      )
     case 'allMids':
       return Object.fromEntries(
-        universe(state).map((r) => [
+        dexUniverse(state, dexOr422(state, body)).map((r) => [
           r.symbol,
           state.exchange.quote(r.symbol).mark,
         ]),
       )
     case 'clearinghouseState':
-      return clearinghouseState(state, user(body))
+      return clearinghouseState(state, user(body), dexOr422(state, body))
     case 'orderStatus':
       return orderStatus(state, user(body), body.oid)
     case 'openOrders':
     case 'frontendOpenOrders':
-      return openOrders(state, user(body))
+      return openOrders(state, user(body), dexOr422(state, body))
     case 'userFunding':
       return userFunding(state, user(body), body.startTime, body.endTime)
     case 'userFills':
@@ -85,6 +100,18 @@ export function handleInfo(
   }
 }
 
+/** The body's dex, which must exist; a bad one is a 422 like any field. */
+function dexOr422(state: HlFakeState, body: Record<string, unknown>): string {
+  try {
+    const dex = dexField(body)
+    dexUniverse(state, dex)
+    return dex
+  } catch (e) {
+    if (e instanceof HlDexError) throw new HlInfoError(e.message)
+    throw e
+  }
+}
+
 function user(body: Record<string, unknown>): string {
   return address(body.user, 'user')
 }
@@ -98,9 +125,9 @@ function address(v: unknown, name: string): string {
   return v.toLowerCase()
 }
 
-function meta(state: HlFakeState) {
+function meta(state: HlFakeState, dex: string) {
   return {
-    universe: universe(state).map((r) => ({
+    universe: dexUniverse(state, dex).map((r) => ({
       name: r.symbol,
       szDecimals: stepDecimals(r.sizeStep),
       maxLeverage: r.maxLeverage,
@@ -111,8 +138,8 @@ function meta(state: HlFakeState) {
   }
 }
 
-function assetCtxs(state: HlFakeState) {
-  return universe(state).map((r) => {
+function assetCtxs(state: HlFakeState, dex: string) {
+  return dexUniverse(state, dex).map((r) => {
     const q = state.exchange.quote(r.symbol)
     const mid = decString(dec(q.bid).add(q.ask).div(2))
     return {
@@ -130,7 +157,7 @@ function assetCtxs(state: HlFakeState) {
   })
 }
 
-function clearinghouseState(state: HlFakeState, u: string) {
+function clearinghouseState(state: HlFakeState, u: string, dex: string) {
   const time = state.now()
   if (!accountExists(state, u)) {
     const zero = {
@@ -151,33 +178,36 @@ function clearinghouseState(state: HlFakeState, u: string) {
   const account = state.exchange.account(u)
   let ntl: Decimal = dec(0)
   let used: Decimal = dec(0)
-  const assetPositions = state.exchange.positions(u).map((p) => {
-    const size = dec(p.size)
-    const mark = dec(p.markPrice)
-    const value = size.abs().mul(mark)
-    const margin = value.div(p.leverage)
-    const pnl = size.mul(mark.sub(p.entryPrice))
-    ntl = ntl.add(value)
-    used = used.add(margin)
-    return {
-      type: 'oneWay',
-      position: {
-        coin: p.market,
-        szi: p.size,
-        leverage: { type: p.marginMode, value: Number(p.leverage) },
-        entryPx: p.entryPrice,
-        positionValue: usd(value),
-        unrealizedPnl: usd(pnl),
-        returnOnEquity: margin.isZero()
-          ? '0'
-          : decString(pnl.div(margin).toDecimalPlaces(6)),
-        liquidationPx: p.liquidationPrice,
-        marginUsed: usd(margin),
-        maxLeverage: state.exchange.rules(p.market)?.maxLeverage ?? 0,
-        cumFunding: { allTime: '0', sinceOpen: '0', sinceChange: '0' },
-      },
-    }
-  })
+  const assetPositions = state.exchange
+    .positions(u)
+    .filter((p) => dexOfSymbol(p.market) === dex)
+    .map((p) => {
+      const size = dec(p.size)
+      const mark = dec(p.markPrice)
+      const value = size.abs().mul(mark)
+      const margin = value.div(p.leverage)
+      const pnl = size.mul(mark.sub(p.entryPrice))
+      ntl = ntl.add(value)
+      used = used.add(margin)
+      return {
+        type: 'oneWay',
+        position: {
+          coin: p.market,
+          szi: p.size,
+          leverage: { type: p.marginMode, value: Number(p.leverage) },
+          entryPx: p.entryPrice,
+          positionValue: usd(value),
+          unrealizedPnl: usd(pnl),
+          returnOnEquity: margin.isZero()
+            ? '0'
+            : decString(pnl.div(margin).toDecimalPlaces(6)),
+          liquidationPx: p.liquidationPrice,
+          marginUsed: usd(margin),
+          maxLeverage: state.exchange.rules(p.market)?.maxLeverage ?? 0,
+          cumFunding: { allTime: '0', sinceOpen: '0', sinceChange: '0' },
+        },
+      }
+    })
   const summary = {
     accountValue: account.crossEquityUsd,
     totalNtlPos: usd(ntl),
@@ -265,7 +295,7 @@ export function hlStatus(view: VenueOrder): string {
   return 'canceled'
 }
 
-function openOrders(state: HlFakeState, u: string) {
+function openOrders(state: HlFakeState, u: string, dex: string) {
   if (!accountExists(state, u)) return []
   const byEngineId = new Map(
     [...state.ordersByOid.values()]
@@ -274,7 +304,7 @@ function openOrders(state: HlFakeState, u: string) {
   )
   return state.exchange.openOrders(u).flatMap((view) => {
     const rec = byEngineId.get(view.clientOrderId)
-    if (!rec) return []
+    if (!rec || dexOfSymbol(rec.coin) !== dex) return []
     const w = wireOrder(rec, view)
     return [
       {
@@ -344,7 +374,8 @@ function userFunding(
   if (!accountExists(state, u)) return []
   const end = typeof endTime === 'number' ? endTime : Number.POSITIVE_INFINITY
   const since = new Date(startTime).toISOString()
-  return universe(state)
+  return state.exchange
+    .listed()
     .flatMap((r) => state.exchange.funding(u, r.symbol, since))
     .map((p) => ({ p, time: Date.parse(p.time) }))
     .filter(({ time }) => time <= end)

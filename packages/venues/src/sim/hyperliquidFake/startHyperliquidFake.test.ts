@@ -82,6 +82,7 @@ async function setup(o: { fund?: boolean } = {}) {
   }
   return {
     exchange,
+    url,
     post,
     l1,
     approve,
@@ -121,6 +122,26 @@ describe('startHyperliquidFake', () => {
       funding: k.exchange.quote('BTC').fundingRateHourly,
     })
     expect(Number(ctxs[0].markPx)).toBeGreaterThan(0)
+  })
+
+  test('behavior: builder-deployed markets live on their own dex', async () => {
+    const k = await setup()
+    const main = (await k.info({ type: 'meta' })).body
+    expect(main.universe.map((u: { name: string }) => u.name)).not.toContain(
+      'xyz:TSLA',
+    )
+    expect((await k.info({ type: 'perpDexs' })).body).toEqual([
+      null,
+      expect.objectContaining({ name: 'xyz' }),
+    ])
+    const xyz = (await k.info({ type: 'metaAndAssetCtxs', dex: 'xyz' })).body
+    expect(xyz[0].universe[0]).toMatchObject({ name: 'xyz:TSLA' })
+    const unknown = await fetch(`${k.url}/info`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'meta', dex: 'nope' }),
+    })
+    expect(unknown.status).toBe(422)
   })
 
   test('behavior: approveAgent by the user, then an order signed by the agent fills', async () => {

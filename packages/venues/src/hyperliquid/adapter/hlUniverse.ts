@@ -1,0 +1,160 @@
+import { type Clock, dec, decString, VenueUnavailableError } from '@dn/core'
+import type { HlPost } from './hlTransport.js'
+
+/** One listed perp, with its global asset id (what orders carry). */
+export interface HlAsset {
+  readonly asset: number
+  readonly name: string
+  readonly szDecimals: number
+  readonly maxLeverage: number
+}
+
+export interface HlAssetCtx {
+  readonly markPx: string
+  readonly funding: string
+  readonly impactPxs: readonly [string, string] | null
+}
+
+interface HlMeta {
+  readonly assets: ReadonlyMap<string, HlAsset>
+  readonly ctxs: ReadonlyMap<string, HlAssetCtx>
+}
+
+/**
+ * Hyperliquid's perp listings across dexes. The main dex (`""`) lists bare
+ * coins at asset = index; each builder-deployed (HIP-3) dex lists
+ * `<dex>:<COIN>` at asset = 100000 + 10000 × (its position in `perpDexs`,
+ * main = 0) + index (docs `asset-ids`; python SDK `info.py`).
+ */
+export interface HlUniverse {
+  /** the listing of `symbol`, from a cache of at most `ttl` ms */
+  asset(symbol: string): Promise<HlAsset | undefined>
+  /** the live context (mark, funding, impact prices) of `symbol` */
+  ctx(symbol: string): Promise<HlAssetCtx | undefined>
+  /** builder-deployed dex names, in `perpDexs` order */
+  builderDexes(): Promise<readonly string[]>
+}
+
+/** The dex a symbol is listed on: its prefix, or `""` for the main dex. */
+export function dexOf(symbol: string): string {
+  const colon = symbol.indexOf(':')
+  return colon < 0 ? '' : symbol.slice(0, colon)
+}
+
+export function createHlUniverse(
+  post: HlPost,
+  clock: Clock,
+  ttl: number,
+): HlUniverse {
+  const metas = new Map<string, { at: number; meta: HlMeta }>()
+  let dexes: { at: number; names: readonly string[] } | undefined
+
+  async function builderDexes(): Promise<readonly string[]> {
+    if (dexes && clock.now() - dexes.at < ttl) return dexes.names
+    const raw = await post('/info', { type: 'perpDexs' }, 'read')
+    if (!Array.isArray(raw)) throw badRead('perpDexs', raw)
+    // position 0 is the main dex (null); names keep their positions
+    const names = raw.map((d, i) =>
+      i === 0 || !isObj(d) || typeof d.name !== 'string' ? '' : d.name,
+    )
+    dexes = { at: clock.now(), names }
+    return names
+  }
+
+  async function load(dex: string): Promise<HlMeta | undefined> {
+    let offset = 0
+    if (dex !== '') {
+      const position = (await builderDexes()).indexOf(dex)
+      if (position < 1) return undefined
+      offset = 100_000 + position * 10_000
+    }
+    const raw = await post(
+      '/info',
+      dex === ''
+        ? { type: 'metaAndAssetCtxs' }
+        : { type: 'metaAndAssetCtxs', dex },
+      'read',
+    )
+    const meta = parseMetaAndCtxs(raw, offset)
+    metas.set(dex, { at: clock.now(), meta })
+    return meta
+  }
+
+  async function cached(dex: string): Promise<HlMeta | undefined> {
+    const hit = metas.get(dex)
+    if (hit && clock.now() - hit.at < ttl) return hit.meta
+    return load(dex)
+  }
+
+  return {
+    asset: async (symbol) => (await cached(dexOf(symbol)))?.assets.get(symbol),
+    ctx: async (symbol) => (await load(dexOf(symbol)))?.ctxs.get(symbol),
+    builderDexes: async () => (await builderDexes()).filter((d) => d !== ''),
+  }
+}
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}
+
+function badRead(what: string, raw: unknown): VenueUnavailableError {
+  return new VenueUnavailableError(
+    `hyperliquid ${what}: unexpected answer ${JSON.stringify(raw)?.slice(0, 200)}`,
+  )
+}
+
+/** A finite decimal string (or number) as a canonical decimal string. */
+function decField(v: unknown): string | null {
+  if (typeof v !== 'string' && typeof v !== 'number') return null
+  try {
+    const d = dec(v)
+    return d.isFinite() ? decString(d) : null
+  } catch {
+    return null
+  }
+}
+
+function parseMetaAndCtxs(raw: unknown, offset: number): HlMeta {
+  if (!Array.isArray(raw) || raw.length < 2) {
+    throw badRead('metaAndAssetCtxs', raw)
+  }
+  const [meta, ctxs] = raw as [unknown, unknown]
+  if (!isObj(meta) || !Array.isArray(meta.universe) || !Array.isArray(ctxs)) {
+    throw badRead('metaAndAssetCtxs', raw)
+  }
+  const assets = new Map<string, HlAsset>()
+  const ctxMap = new Map<string, HlAssetCtx>()
+  meta.universe.forEach((u: unknown, index: number) => {
+    if (
+      !isObj(u) ||
+      typeof u.name !== 'string' ||
+      !Number.isSafeInteger(u.szDecimals) ||
+      (u.szDecimals as number) < 0 ||
+      (u.szDecimals as number) > 6
+    ) {
+      return
+    }
+    if (u.isDelisted === true) return
+    const maxLeverage =
+      typeof u.maxLeverage === 'number' && u.maxLeverage > 0 ? u.maxLeverage : 1
+    assets.set(u.name, {
+      asset: offset + index,
+      name: u.name,
+      szDecimals: u.szDecimals as number,
+      maxLeverage,
+    })
+    const c: unknown = ctxs[index]
+    if (!isObj(c)) return
+    const markPx = decField(c.markPx)
+    const funding = decField(c.funding)
+    if (markPx === null || funding === null) return
+    let impactPxs: HlAssetCtx['impactPxs'] = null
+    if (Array.isArray(c.impactPxs) && c.impactPxs.length === 2) {
+      const bid = decField(c.impactPxs[0])
+      const ask = decField(c.impactPxs[1])
+      if (bid !== null && ask !== null) impactPxs = [bid, ask]
+    }
+    ctxMap.set(u.name, { markPx, funding, impactPxs })
+  })
+  return { assets, ctxs: ctxMap }
+}
