@@ -232,4 +232,27 @@ describe('Hyperliquid adapter and binder against the protocol fake', () => {
       (await adapter.positions(cred)).some((p) => p.market === 'BTC'),
     ).toBe(true)
   })
+
+  test('behavior: an order action delayed past its expiresAfter is refused, never placed', async () => {
+    // a clock two minutes behind stands for a request stuck in transit
+    const late = createHyperliquidAdapter({
+      baseUrl: fake.url,
+      isMainnet: true,
+      clock: { now: () => Date.now() - 120_000 },
+    })
+    const quote = await adapter.quote('BTC')
+    const id = cloid()
+    await expect(
+      late.place(cred, {
+        market: 'BTC',
+        side: 'long',
+        size: '0.001',
+        price: String(Math.floor(Number(quote.mark) * 0.9)),
+        timeInForce: 'gtc',
+        reduceOnly: false,
+        clientOrderId: id,
+      }),
+    ).rejects.toThrow(/expired/i)
+    expect(exchange.stats().byClientOrderId.get(id)).toBeUndefined()
+  })
 })

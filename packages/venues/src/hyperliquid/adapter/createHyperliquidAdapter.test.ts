@@ -202,7 +202,10 @@ describe('place', () => {
       nonce: number
       signature: { r: `0x${string}`; s: `0x${string}`; v: 27 | 28 }
       vaultAddress: null
+      expiresAfter: number
     }
+    // a lost order action cannot land more than a minute later
+    expect(sent.expiresAfter).toBe(now + 60_000)
     expect(sent.action).toEqual({
       type: 'order',
       orders: [
@@ -223,6 +226,7 @@ describe('place', () => {
       action: sent.action,
       vaultAddress: null,
       nonce: sent.nonce,
+      expiresAfter: sent.expiresAfter,
       isMainnet: false,
       signature: sent.signature,
     })

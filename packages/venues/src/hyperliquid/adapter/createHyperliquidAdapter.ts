@@ -41,6 +41,11 @@ export interface HyperliquidAdapterOptions {
   readonly clock?: Clock | undefined
   /** ms per HTTP request @default 10_000 */
   readonly timeout?: number | undefined
+  /**
+   * ms an order action stays valid (`expiresAfter`): a submission whose
+   * answer was lost can only have landed within this window @default 60_000
+   */
+  readonly orderActionTtlMs?: number | undefined
   /** ms the market universe is cached @default 60_000 */
   readonly metaTtlMs?: number | undefined
   /**
@@ -83,6 +88,7 @@ export function createHyperliquidAdapter(
   })
   const nonces = createNonceClock(clock)
   const listing = createHlUniverse(post, clock, ttl)
+  const actionTtl = options.orderActionTtlMs ?? 60_000
 
   /** the asset of `market`; a write to an unlisted market is refused */
   async function assetFor(market: string): Promise<HlAsset> {
@@ -94,6 +100,7 @@ export function createHyperliquidAdapter(
   async function signedPost(
     cred: VenueCredential,
     action: object,
+    expiring = false,
   ): Promise<unknown> {
     const key = agentKey(cred)
     const nonce = options.nonceSource
@@ -102,16 +109,24 @@ export function createHyperliquidAdapter(
           clock.now(),
         )
       : nonces.next()
+    const expiresAfter = expiring ? clock.now() + actionTtl : undefined
     const signature = await signL1Action({
       privateKey: key,
       action,
       vaultAddress: null,
       nonce,
       isMainnet: options.isMainnet,
+      expiresAfter,
     })
     return post(
       '/exchange',
-      { action, nonce, signature, vaultAddress: null },
+      {
+        action,
+        nonce,
+        signature,
+        vaultAddress: null,
+        ...(expiresAfter === undefined ? {} : { expiresAfter }),
+      },
       'write',
     )
   }
@@ -186,7 +201,8 @@ export function createHyperliquidAdapter(
           { cause: err },
         )
       }
-      const raw = await signedPost(cred, action)
+      // an order lost in transit cannot land after expiresAfter
+      const raw = await signedPost(cred, action, true)
       return placeResult(raw, order, size)
     },
 
