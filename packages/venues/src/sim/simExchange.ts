@@ -93,6 +93,8 @@ export interface SimExchange {
   /** credits collateral, creating the account on first use */
   faucet(owner: string, collateralUsd: DecimalInput): { accountIndex: number }
   accountIndex(owner: string): number
+  /** the owner (lowercase) of an account index; null when none */
+  ownerOf(accountIndex: number): string | null
   account(owner: string): SimAccountView
   setLeverage(
     owner: string,
@@ -152,6 +154,12 @@ export function createSimExchange(options: SimExchangeOptions): SimExchange {
     setMark: (symbol, mark) => sync(() => pinMark(state, symbol, mark)),
     faucet: (owner, usd) => sync(() => faucet(state, owner, usd)),
     accountIndex: (owner) => accountOf(state, owner).accountIndex,
+    ownerOf: (index) => {
+      for (const a of state.accounts.values()) {
+        if (a.accountIndex === index) return a.owner
+      }
+      return null
+    },
     account: (owner) => sync(() => accountView(state, owner)),
     setLeverage: (owner, market, leverage, mode) =>
       setSimLeverage(state, owner, market, leverage, mode),

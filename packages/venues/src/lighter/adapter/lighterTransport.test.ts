@@ -1,0 +1,110 @@
+import {
+  UncertainSubmissionError,
+  VenueRejectedError,
+  VenueUnavailableError,
+} from '@dn/core'
+import { describe, expect, test } from 'vitest'
+import { LighterRejectedError } from './lighterRejectedError.js'
+import { createLighterTransport } from './lighterTransport.js'
+
+type Answer = Response | Error
+
+function transport(answers: Answer[]) {
+  const seen: { url: string; init: RequestInit | undefined }[] = []
+  const fetchFn = (async (url: string, init?: RequestInit) => {
+    seen.push({ url, init })
+    const next = answers.shift()
+    if (!next) throw new Error('no more answers')
+    if (next instanceof Error) throw next
+    return next
+  }) as unknown as typeof fetch
+  return {
+    t: createLighterTransport({
+      baseUrl: 'http://venue.test/',
+      fetchFn,
+      timeout: 1000,
+      rateLimitRetries: 2,
+      retryDelayMs: 1,
+    }),
+    seen,
+  }
+}
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status })
+const refused = () =>
+  Object.assign(new TypeError('fetch failed'), {
+    cause: { code: 'ECONNREFUSED' },
+  })
+
+describe('createLighterTransport', () => {
+  test('default: GET with query and auth header; sendTx as a form', async () => {
+    const { t, seen } = transport([
+      json(200, { code: 200, nonce: 4 }),
+      json(200, { code: 200, tx_hash: 'ab' }),
+    ])
+    expect(
+      await t.get('nextNonce', { account_index: 1, api_key_index: 5 }, 'tok'),
+    ).toEqual({ code: 200, nonce: 4 })
+    expect(seen[0]?.url).toBe(
+      'http://venue.test/api/v1/nextNonce?account_index=1&api_key_index=5',
+    )
+    expect(seen[0]?.init?.headers).toEqual({ authorization: 'tok' })
+    await t.sendTx(14, '{"A":1}')
+    expect(seen[1]?.url).toBe('http://venue.test/api/v1/sendTx')
+    expect(String(seen[1]?.init?.body)).toBe(
+      'tx_type=14&tx_info=%7B%22A%22%3A1%7D',
+    )
+  })
+
+  test('error: {code, message} is a LighterRejectedError (a VenueRejectedError)', async () => {
+    const { t } = transport([
+      json(400, { code: 21728, message: 'client order index already exists' }),
+    ])
+    const err = await t.sendTx(14, '{}').catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(LighterRejectedError)
+    expect(err).toBeInstanceOf(VenueRejectedError)
+    expect((err as LighterRejectedError).lighterCode).toBe(21728)
+    expect((err as LighterRejectedError).reason).toContain(
+      'client order index already exists',
+    )
+  })
+
+  test('behavior: rate limits back off and retry, then fail unavailable', async () => {
+    const { t, seen } = transport([
+      new Response('', { status: 429 }),
+      json(400, { code: 23000, message: 'Too Many Requests!' }),
+      json(200, { code: 200, tx_hash: 'ok' }),
+    ])
+    expect((await t.sendTx(14, '{}')).tx_hash).toBe('ok')
+    expect(seen).toHaveLength(3)
+    const limited = transport([
+      new Response('', { status: 429 }),
+      new Response('', { status: 429 }),
+      new Response('', { status: 429 }),
+    ])
+    await expect(limited.t.sendTx(14, '{}')).rejects.toBeInstanceOf(
+      VenueUnavailableError,
+    )
+  })
+
+  test('error: after sending, a tx is uncertain and a read unavailable', async () => {
+    const reset = Object.assign(new TypeError('fetch failed'), {
+      cause: { code: 'UND_ERR_SOCKET' },
+    })
+    for (const answer of [json(503, {}), reset]) {
+      await expect(
+        transport([answer]).t.sendTx(14, '{}'),
+      ).rejects.toBeInstanceOf(UncertainSubmissionError)
+    }
+    await expect(
+      transport([json(502, {})]).t.get('account', {}),
+    ).rejects.toBeInstanceOf(VenueUnavailableError)
+  })
+
+  test('error: a refused connection sent nothing', async () => {
+    await expect(
+      transport([refused()]).t.sendTx(14, '{}'),
+    ).rejects.toBeInstanceOf(VenueUnavailableError)
+  })
+})

@@ -1,0 +1,49 @@
+import type { LighterSignedTx } from '../signer/types.js'
+import type { LighterAdapterContext } from './lighterAdapterContext.js'
+import type { LighterSigningKey } from './lighterCredential.js'
+import { isInvalidNonce } from './lighterRejectedError.js'
+import { intField } from './lighterWireValue.js'
+
+/** lighter-go `DefaultExpireTime`: a tx is valid 10 min - 1 s. */
+const TX_TTL_MS = 10 * 60_000 - 1000
+
+/**
+ * Signs and sends one tx with the key's next nonce. `invalid nonce` means
+ * the tx was refused (another process used that nonce): the nonce is
+ * re-read and the tx re-signed and resent, up to `ctx.nonceRetries`
+ * times. Every other error is thrown as is (see the nonce manager for
+ * what it does to the count).
+ *
+ * @returns the `sendTx` answer (`tx_hash`, ...).
+ */
+export async function sendLighterTx(
+  ctx: LighterAdapterContext,
+  key: LighterSigningKey,
+  build: (nonce: number, expiredAt: number) => LighterSignedTx,
+): Promise<Record<string, unknown>> {
+  const ref = { accountIndex: key.accountIndex, apiKeyIndex: key.apiKeyIndex }
+  const fetchNext = async () => {
+    const raw = await ctx.transport.get('nextNonce', {
+      account_index: key.accountIndex,
+      api_key_index: key.apiKeyIndex,
+    })
+    const nonce = intField(raw.nonce)
+    if (nonce === null || nonce < 0) {
+      throw new RangeError(
+        `lighter nextNonce: no nonce in ${JSON.stringify(raw)}`,
+      )
+    }
+    return nonce
+  }
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await ctx.nonces.withNonce(ref, fetchNext, (nonce) => {
+        const tx = build(nonce, ctx.clock.now() + TX_TTL_MS)
+        return ctx.transport.sendTx(tx.txType, tx.txInfo)
+      })
+    } catch (err) {
+      if (isInvalidNonce(err) && attempt < ctx.nonceRetries) continue
+      throw err
+    }
+  }
+}

@@ -1,0 +1,82 @@
+import type { BindingConfig, Clock, VenueCredential } from '@dn/core'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import {
+  type LighterFake,
+  startLighterFake,
+} from '../sim/lighterFake/startLighterFake.js'
+import { createSimExchange, type SimExchange } from '../sim/simExchange.js'
+import { createLighterBinder } from './binder/createLighterBinder.js'
+import type { LighterVenue } from './binding/lighterVenue.js'
+
+/** A funded wallet bound to a Lighter fake, ready to trade. */
+export interface LighterTestBed {
+  readonly exchange: SimExchange
+  readonly fake: LighterFake
+  readonly wallet: ReturnType<typeof privateKeyToAccount>
+  readonly owner: string
+  readonly accountIndex: number
+  readonly cred: VenueCredential
+}
+
+export const LIGHTER_TEST_CONFIG: BindingConfig = {
+  feeApproval: true,
+  builderAddress: `0x${'00'.repeat(20)}`,
+  builderName: 'dn',
+  lighterTestnet: false,
+}
+
+/**
+ * Test kit: a simulated Lighter venue behind its protocol fake, a funded
+ * viem wallet, and a credential bound end to end through the real binder
+ * (prepare → the wallet signs every request → complete).
+ * @internal
+ */
+export async function openLighterTestBed(
+  venue: LighterVenue,
+  seed: number,
+  clock: Clock = { now: () => Date.now() },
+): Promise<LighterTestBed> {
+  const exchange = createSimExchange({ venue, seed, clock })
+  const fake = await startLighterFake({
+    exchange,
+    venue,
+    port: 0,
+    now: () => clock.now(),
+  })
+  const wallet = privateKeyToAccount(generatePrivateKey())
+  const owner = wallet.address.toLowerCase()
+  const { accountIndex } = exchange.faucet(owner, 100_000)
+  const binder = createLighterBinder({ venue, baseUrl: fake.url, clock })
+  const target = { venue, accountIndex }
+  const prepared = await binder.prepare(owner, target, LIGHTER_TEST_CONFIG)
+  const signatures: Record<string, string> = {}
+  for (const r of prepared.requests) {
+    if (r.method !== 'personal_sign') throw new Error('Lighter signs messages')
+    signatures[r.requestId] = await wallet.signMessage({
+      message: r.payload.message,
+    })
+  }
+  const result = await binder.complete(owner, {
+    target,
+    ...prepared,
+    signatures,
+  })
+  if (result.outcome !== 'bound') {
+    await fake.close()
+    throw new Error(`binding failed: ${JSON.stringify(result)}`)
+  }
+  return {
+    exchange,
+    fake,
+    wallet,
+    owner,
+    accountIndex,
+    cred: {
+      owner,
+      venue,
+      accountIndex: String(accountIndex),
+      credentialRef: prepared.credentialRef,
+      secret: prepared.secret,
+    },
+  }
+}

@@ -1,0 +1,143 @@
+import { quinticExtension } from './quinticExtension.js'
+import { signL2Tx } from './signL2Tx.js'
+import type { LighterTxAttributes } from './txAttributes.js'
+import { txInteger } from './txInteger.js'
+import type { LighterSignedTx, LighterTxHeader } from './types.js'
+
+/**
+ * CreateOrder (tx type 14), signed by an API key. Field rules follow
+ * lighter-go `L2CreateOrderTxInfo.Validate`: a market or IOC order has
+ * expiry 0, a resting limit (good-till-time, post-only) needs one.
+ *
+ * @module
+ */
+
+/** lighter-go `TxTypeL2CreateOrder`. */
+export const CREATE_ORDER_TX_TYPE = 14
+
+/** Order types (lighter-go `constants.go`). */
+export const LIGHTER_ORDER_TYPE = { limit: 0, market: 1 } as const
+/** Time in force: 0 IOC, 1 good-till-time, 2 post-only. */
+export const LIGHTER_TIME_IN_FORCE = {
+  ioc: 0,
+  goodTillTime: 1,
+  postOnly: 2,
+} as const
+
+const MAX_CLIENT_ORDER_INDEX = 2 ** 48 - 1
+const MAX_BASE_AMOUNT = 2 ** 48 - 1
+const MAX_PRICE = 2 ** 32 - 1
+const MAX_TIMESTAMP = 2 ** 48 - 1
+
+export interface CreateOrderFields {
+  readonly marketIndex: number
+  /** 1..2^48-1; 0 = none */
+  readonly clientOrderIndex: number
+  /** size x 10^size_decimals */
+  readonly baseAmount: number
+  /** price x 10^price_decimals (a market order's worst price) */
+  readonly price: number
+  readonly isAsk: boolean
+  readonly type: number
+  readonly timeInForce: number
+  readonly reduceOnly: boolean
+  readonly triggerPrice?: number | undefined
+  /** ms since the epoch; 0 for market and IOC orders */
+  readonly orderExpiry: number
+}
+
+export interface CreateOrderParameters
+  extends LighterTxHeader,
+    CreateOrderFields {
+  readonly privateKey: string
+  readonly attributes?: LighterTxAttributes | undefined
+  /** test-only fixed Schnorr nonce */
+  readonly nonceK?: bigint | undefined
+}
+
+/** The ten type fields of the hash, after lighter-go's checks. */
+function orderFields(p: CreateOrderFields): number[] {
+  const trigger = p.triggerPrice ?? 0
+  const ioc = p.timeInForce === LIGHTER_TIME_IN_FORCE.ioc
+  if (p.type === LIGHTER_ORDER_TYPE.market && (!ioc || p.orderExpiry !== 0)) {
+    throw new RangeError('a market order is IOC with orderExpiry 0')
+  }
+  if (p.type === LIGHTER_ORDER_TYPE.limit && trigger !== 0) {
+    throw new RangeError('a limit order has no trigger price')
+  }
+  if (ioc && p.orderExpiry !== 0) {
+    throw new RangeError('an IOC order has orderExpiry 0')
+  }
+  if (!ioc && p.orderExpiry === 0) {
+    throw new RangeError('a resting order needs an orderExpiry')
+  }
+  if (p.baseAmount === 0 && !p.reduceOnly) {
+    throw new RangeError('baseAmount 0 is only allowed reduce-only')
+  }
+  return [
+    txInteger('marketIndex', p.marketIndex, 0, 4094),
+    txInteger(
+      'clientOrderIndex',
+      p.clientOrderIndex,
+      0,
+      MAX_CLIENT_ORDER_INDEX,
+    ),
+    txInteger('baseAmount', p.baseAmount, 0, MAX_BASE_AMOUNT),
+    txInteger('price', p.price, 1, MAX_PRICE),
+    p.isAsk ? 1 : 0,
+    txInteger('type', p.type, 0, 6),
+    txInteger('timeInForce', p.timeInForce, 0, 2),
+    p.reduceOnly ? 1 : 0,
+    txInteger('triggerPrice', trigger, 0, MAX_PRICE),
+    txInteger('orderExpiry', p.orderExpiry, 0, MAX_TIMESTAMP),
+  ]
+}
+
+/**
+ * Builds and signs a CreateOrder tx.
+ *
+ * @returns `{ txType: 14, txInfo, txHash, messageToSign: '' }`; `txInfo`
+ *   is Go's JSON of `L2CreateOrderTxInfo` (PascalCase, struct order).
+ * @throws {RangeError} on a malformed key or an invalid field combination.
+ * @example
+ * createOrder({ ...header, privateKey, marketIndex: 0, clientOrderIndex: 7,
+ *   baseAmount: 1000, price: 350000, isAsk: false, type: 0,
+ *   timeInForce: 0, reduceOnly: false, orderExpiry: 0 })
+ */
+export function createOrder(params: CreateOrderParameters): LighterSignedTx {
+  const fields = orderFields(params)
+  const signed = signL2Tx({
+    txType: CREATE_ORDER_TX_TYPE,
+    header: params,
+    fields,
+    privateKey: params.privateKey,
+    attributes: params.attributes,
+    nonceK: params.nonceK,
+  })
+  const [market, coi, base, price, isAsk, type, tif, ro, trigger, expiry] =
+    fields
+  const txInfo = {
+    AccountIndex: params.accountIndex,
+    ApiKeyIndex: params.apiKeyIndex,
+    MarketIndex: market,
+    ClientOrderIndex: coi,
+    BaseAmount: base,
+    Price: price,
+    IsAsk: isAsk,
+    Type: type,
+    TimeInForce: tif,
+    ReduceOnly: ro,
+    TriggerPrice: trigger,
+    OrderExpiry: expiry,
+    ExpiredAt: params.expiredAt,
+    Nonce: params.nonce,
+    Sig: signed.sig,
+    L2TxAttributes: signed.attributes,
+  }
+  return {
+    txType: CREATE_ORDER_TX_TYPE,
+    txInfo: JSON.stringify(txInfo),
+    txHash: quinticExtension.toHex(signed.hash),
+    messageToSign: '',
+  }
+}

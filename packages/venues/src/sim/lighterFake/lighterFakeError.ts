@@ -1,0 +1,42 @@
+/**
+ * A refusal the fake answers with HTTP 400 `{code, message}`, the shape
+ * and (where known, lighter.md §9) the codes of Lighter's API. A refused
+ * tx never consumes its nonce.
+ */
+export class LighterFakeError extends Error {
+  override name = 'LighterFakeError'
+  readonly code: number
+  constructor(code: number, message: string) {
+    super(message)
+    this.code = code
+  }
+}
+
+/**
+ * Codes the fake uses. From ccxt's table of Lighter codes: 21501, 21504,
+ * 21505, 21602, 21604, 21700, 21701, 21702, 21706, 21710, 21711, 21713,
+ * 21727, 21728. Not in any source read, chosen here (unverified): 21100
+ * account not found, 21104 invalid nonce, 21109 api key not found, 21120
+ * invalid signature, 20013 invalid auth.
+ */
+export const FAKE_CODES = {
+  accountNotFound: 21100,
+  invalidNonce: 21104,
+  apiKeyNotFound: 21109,
+  invalidSignature: 21120,
+  invalidAuth: 20013,
+  invalidTxInfo: 21501,
+  l1Signature: 21504,
+  unsupportedTxType: 21505,
+  invalidMarket: 21602,
+  invalidMarginFraction: 21604,
+  invalidOrderIndex: 21700,
+  invalidBaseAmount: 21701,
+  invalidPrice: 21702,
+  invalidAmounts: 21706,
+  unsupportedOrderType: 21710,
+  invalidExpiry: 21711,
+  invalidCancelAllTif: 21713,
+  invalidClientOrderIndex: 21727,
+  clientOrderIndexExists: 21728,
+} as const

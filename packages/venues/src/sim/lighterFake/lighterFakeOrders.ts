@@ -1,0 +1,249 @@
+import { dec, type TimeInForce, VenueRejectedError } from '@dn/core'
+import { venueStyle } from '../venueStyle.js'
+import { FAKE_CODES, LighterFakeError } from './lighterFakeError.js'
+import {
+  engineOrderId,
+  FIRST_ORDER_INDEX,
+  keyId,
+  type LighterFakeOrder,
+  type LighterFakeState,
+  marketById,
+} from './lighterFakeState.js'
+import {
+  checkFreshness,
+  consumeNonce,
+  num,
+  type TxEnvelope,
+  verifyL2,
+} from './lighterFakeTx.js'
+
+const MAX_CLIENT_ORDER_INDEX = 2 ** 48 - 1
+const MAX_PRICE = 2 ** 32 - 1
+const TIF: readonly TimeInForce[] = ['ioc', 'gtc', 'post_only']
+const reasons = venueStyle('lighter').reasons
+
+const refuse = (code: number, message: string) =>
+  new LighterFakeError(code, message)
+
+/** The status the sequencer gives an order the engine refused. */
+function refusalStatus(reason: string): string {
+  if (reason === reasons.margin) return 'canceled-margin-not-allowed'
+  if (reason === reasons.postOnly('', '')) return 'canceled-post-only'
+  if (reason === reasons.reduceOnly) return 'canceled-reduce-only'
+  return 'canceled'
+}
+
+/**
+ * CreateOrder (14). Checked at the API (400, nonce kept): market, client
+ * order index (21727, 21728 when it exists), type, time in force and
+ * expiry (21711), base amount (21701), price (21702), minimums (21706).
+ * Then the nonce is consumed and the engine executes it; an engine
+ * refusal (margin, post-only crossing, reduce-only) is the sequencer's:
+ * the order is recorded with a `canceled-...` status.
+ */
+export function createOrderTx(
+  state: LighterFakeState,
+  env: TxEnvelope,
+  publicKeyHex: string,
+  owner: string,
+): string {
+  const i = env.info
+  const f = [
+    'MarketIndex',
+    'ClientOrderIndex',
+    'BaseAmount',
+    'Price',
+    'IsAsk',
+    'Type',
+    'TimeInForce',
+    'ReduceOnly',
+    'TriggerPrice',
+    'OrderExpiry',
+  ].map((k) => num(i, k))
+  const hash = verifyL2(state, env, f, publicKeyHex)
+  checkFreshness(state, env)
+  const [marketId = 0, coi = 0, base = 0, price = 0, isAsk, type, tif = 0] = f
+  const [reduceOnly, trigger, expiry = 0] = f.slice(7)
+  const market = marketById(state, marketId)
+  if (!market) throw refuse(FAKE_CODES.invalidMarket, 'invalid market index')
+  if (coi < 0 || coi > MAX_CLIENT_ORDER_INDEX) {
+    throw refuse(
+      FAKE_CODES.invalidClientOrderIndex,
+      'invalid client order index',
+    )
+  }
+  if (coi > 0 && state.orders.has(keyId(env.accountIndex, coi))) {
+    throw refuse(
+      FAKE_CODES.clientOrderIndexExists,
+      'client order index already exists',
+    )
+  }
+  if (type !== 0 && type !== 1) {
+    throw refuse(FAKE_CODES.unsupportedOrderType, 'unsupported order type')
+  }
+  const now = state.now()
+  const ioc = tif === 0
+  if (
+    tif < 0 ||
+    tif > 2 ||
+    (type === 1 && !ioc) ||
+    (ioc ? expiry !== 0 : expiry <= now) ||
+    trigger !== 0
+  ) {
+    throw refuse(FAKE_CODES.invalidExpiry, 'invalid expiry')
+  }
+  if (base <= 0)
+    throw refuse(FAKE_CODES.invalidBaseAmount, 'invalid base amount')
+  if (price < 1 || price > MAX_PRICE) {
+    throw refuse(FAKE_CODES.invalidPrice, 'invalid price')
+  }
+  const size = dec(base).div(dec(10).pow(market.sizeDecimals))
+  const px = dec(price).div(dec(10).pow(market.priceDecimals))
+  if (
+    reduceOnly !== 1 &&
+    (size.lt(market.minBase) || size.mul(px).lt(market.minQuote))
+  ) {
+    throw refuse(
+      FAKE_CODES.invalidAmounts,
+      'invalid order base or quote amount',
+    )
+  }
+  consumeNonce(state, env)
+  const engineId = engineOrderId(
+    env.accountIndex,
+    coi > 0 ? coi : -state.nextPlain++,
+  )
+  let refusal: string | null = null
+  try {
+    state.exchange.place(owner, {
+      market: market.symbol,
+      side: isAsk === 1 ? 'short' : 'long',
+      size: size.toFixed(),
+      price: px.toFixed(),
+      timeInForce: TIF[tif] ?? 'ioc',
+      reduceOnly: reduceOnly === 1,
+      clientOrderId: engineId,
+    })
+  } catch (e) {
+    if (!(e instanceof VenueRejectedError)) throw e
+    refusal = refusalStatus(e.reason)
+  }
+  const order: LighterFakeOrder = {
+    accountIndex: env.accountIndex,
+    owner,
+    market,
+    clientOrderIndex: coi,
+    orderIndex: state.nextOrderIndex++,
+    isAsk: isAsk === 1,
+    price,
+    baseAmount: base,
+    timeInForce: tif,
+    reduceOnly: reduceOnly === 1,
+    orderExpiry: expiry,
+    timestamp: now,
+    engineId,
+    refusal,
+  }
+  if (coi > 0) state.orders.set(keyId(env.accountIndex, coi), order)
+  state.ordersByIndex.set(order.orderIndex, order)
+  return hash
+}
+
+/** True while the engine still has the order resting. */
+export function isLive(state: LighterFakeState, o: LighterFakeOrder): boolean {
+  if (o.refusal !== null) return false
+  const view = state.exchange.order(o.owner, o.engineId, o.market.symbol)
+  return view?.state === 'open' || view?.state === 'partially_filled'
+}
+
+/**
+ * CancelOrder (15) by order index (>= 2^48) or client order index. An
+ * index the account does not own on that market is 21700; an order that
+ * is already final is accepted and left as it is.
+ */
+export function cancelOrderTx(
+  state: LighterFakeState,
+  env: TxEnvelope,
+  publicKeyHex: string,
+): string {
+  const marketId = num(env.info, 'MarketIndex')
+  const index = num(env.info, 'Index')
+  const hash = verifyL2(state, env, [marketId, index], publicKeyHex)
+  checkFreshness(state, env)
+  const order =
+    index >= FIRST_ORDER_INDEX
+      ? state.ordersByIndex.get(index)
+      : state.orders.get(keyId(env.accountIndex, index))
+  if (
+    !order ||
+    order.accountIndex !== env.accountIndex ||
+    order.market.marketId !== marketId
+  ) {
+    throw refuse(FAKE_CODES.invalidOrderIndex, 'invalid order index')
+  }
+  consumeNonce(state, env)
+  if (isLive(state, order)) {
+    state.exchange.cancel(order.owner, order.engineId, order.market.symbol)
+  }
+  return hash
+}
+
+/** CancelAllOrders (16): only the immediate form is simulated. */
+export function cancelAllOrdersTx(
+  state: LighterFakeState,
+  env: TxEnvelope,
+  publicKeyHex: string,
+): string {
+  const tif = num(env.info, 'TimeInForce')
+  const time = num(env.info, 'Time')
+  const hash = verifyL2(state, env, [tif, time], publicKeyHex)
+  checkFreshness(state, env)
+  if (tif !== 0 || time !== 0) {
+    throw refuse(
+      FAKE_CODES.invalidCancelAllTif,
+      'invalid cancel all time in force (the fake cancels immediately only)',
+    )
+  }
+  consumeNonce(state, env)
+  for (const o of state.ordersByIndex.values()) {
+    if (o.accountIndex === env.accountIndex && isLive(state, o)) {
+      state.exchange.cancel(o.owner, o.engineId, o.market.symbol)
+    }
+  }
+  return hash
+}
+
+/** UpdateLeverage (20): leverage = floor(10 000 / fraction). */
+export function updateLeverageTx(
+  state: LighterFakeState,
+  env: TxEnvelope,
+  publicKeyHex: string,
+  owner: string,
+): string {
+  const f = ['MarketIndex', 'InitialMarginFraction', 'MarginMode'].map((k) =>
+    num(env.info, k),
+  )
+  const hash = verifyL2(state, env, f, publicKeyHex)
+  checkFreshness(state, env)
+  const [marketId = 0, imf = 0, mode] = f
+  const market = marketById(state, marketId)
+  if (!market) throw refuse(FAKE_CODES.invalidMarket, 'invalid market index')
+  if (imf < 1 || imf > 10_000 || (mode !== 0 && mode !== 1)) {
+    throw refuse(FAKE_CODES.invalidMarginFraction, 'invalid margin fractions')
+  }
+  try {
+    state.exchange.setLeverage(
+      owner,
+      market.symbol,
+      Math.max(1, Math.floor(10_000 / imf)),
+      mode === 1 ? 'isolated' : 'cross',
+    )
+  } catch (e) {
+    if (e instanceof VenueRejectedError) {
+      throw refuse(FAKE_CODES.invalidMarginFraction, e.reason)
+    }
+    throw e
+  }
+  consumeNonce(state, env)
+  return hash
+}

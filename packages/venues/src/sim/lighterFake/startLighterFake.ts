@@ -1,0 +1,170 @@
+import {
+  createServer,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { lighterClientOrderIndex } from '../../lighter/adapter/lighterClientOrderIndex.js'
+import { lighterSignerChainId } from '../../lighter/binding/lighterSignerChainId.js'
+import type { LighterVenue } from '../../lighter/binding/lighterVenue.js'
+import type { SimExchange } from '../simExchange.js'
+import { handleSendTx } from './handleSendTx.js'
+import { LighterFakeError } from './lighterFakeError.js'
+import { handleRead } from './lighterFakeReads.js'
+import {
+  createLighterFakeState,
+  engineOrderId,
+  type LighterFakeState,
+} from './lighterFakeState.js'
+
+export interface LighterFakeOptions {
+  /** the simulated Lighter venue traded through the fake */
+  readonly exchange: SimExchange
+  readonly venue: LighterVenue
+  /** @default '127.0.0.1' */
+  readonly host?: string
+  /** 0 picks a free port @default 0 */
+  readonly port?: number
+  /** verify signatures for the testnet chain 300 @default false */
+  readonly testnet?: boolean
+  /** time for expiries and auth deadlines @default Date.now */
+  readonly now?: () => number
+}
+
+export interface LighterFake {
+  /** base URL; the API is under `${url}/api/v1/` */
+  readonly url: string
+  /** the signing chain id this deployment verifies */
+  readonly chainId: number
+  close(): Promise<void>
+  /** the engine's client order id of a service order (for `stats()`) */
+  engineOrderId(accountIndex: number, clientOrderId: string): string
+  /** protocol state, for tests that inspect keys and nonces */
+  readonly state: LighterFakeState
+}
+
+const MAX_BODY = 256 * 1024
+
+/**
+ * Starts an HTTP server speaking Lighter's REST protocol over a simulated
+ * Lighter exchange. Every L1 signature is recovered (ChangePubKey must be
+ * signed by the account's address, else 21504), every L2 Schnorr
+ * signature is verified against the slot's registered key for this
+ * deployment's chain id, nonces must be the key's next one, expired txs,
+ * off-grid or too small orders and reused client order indexes are
+ * refused with Lighter's codes, and authenticated reads need a valid auth
+ * token. Accounts are the engine's (`faucet`); the fake learns an
+ * account's owner from `accountsByL1Address` / `account?by=l1_address`
+ * and from ChangePubKey's L1 signature, so `account?by=index` answers
+ * only for accounts seen that way.
+ *
+ * Engine faults: `outage` → 503 on every path; `timeoutAfterAccept` →
+ * a `sendTx` is processed and the socket destroyed without an answer;
+ * `latencyMs` delays every answer.
+ *
+ * @example const fake = await startLighterFake({ exchange, venue: 'lighter' })
+ */
+export async function startLighterFake(
+  options: LighterFakeOptions,
+): Promise<LighterFake> {
+  const chainId = lighterSignerChainId(options.venue, options.testnet ?? false)
+  const state = createLighterFakeState(
+    options.exchange,
+    options.venue,
+    chainId,
+    options.now ?? Date.now,
+  )
+  const server = createServer((req, res) => {
+    serve(req, res).catch((e: unknown) => {
+      if (!res.headersSent) send(res, 500, { code: 500, message: String(e) })
+      else res.destroy()
+    })
+  })
+
+  async function serve(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? '/', 'http://fake')
+    const path = url.pathname.replace(/^\/api\/v1\//, '')
+    const faults = options.exchange.faults()
+    if (faults.latencyMs > 0) {
+      await new Promise((r) => setTimeout(r, faults.latencyMs))
+    }
+    if (faults.outage) {
+      send(res, 503, { code: 503, message: 'Service Unavailable' })
+      return
+    }
+    try {
+      if (req.method === 'POST' && path === 'sendTx') {
+        const form = new URLSearchParams(await readBody(req))
+        const answer = await handleSendTx(state, form)
+        if (options.exchange.rollFault('timeoutAfterAccept')) {
+          req.socket.destroy()
+          return
+        }
+        send(res, 200, answer)
+        return
+      }
+      if (req.method === 'GET' && url.pathname.startsWith('/api/v1/')) {
+        const auth = req.headers.authorization
+        send(res, 200, handleRead(state, path, url.searchParams, auth))
+        return
+      }
+      if (req.method === 'GET' && url.pathname === '/') {
+        send(res, 200, {
+          status: 200,
+          network_id: chainId,
+          timestamp: Date.now(),
+        })
+        return
+      }
+      send(res, 404, { code: 404, message: 'Not Found' })
+    } catch (e) {
+      if (!(e instanceof LighterFakeError)) throw e
+      send(res, 400, { code: e.code, message: e.message })
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const { address, port } = server.address() as AddressInfo
+  const host = address.includes(':') ? `[${address}]` : address
+  return {
+    url: `http://${host}:${port}`,
+    chainId,
+    state,
+    engineOrderId: (accountIndex, clientOrderId) =>
+      engineOrderId(accountIndex, lighterClientOrderIndex(clientOrderId)),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections()
+        server.close((e) => (e ? reject(e) : resolve()))
+      }),
+  }
+}
+
+function send(res: ServerResponse, status: number, body: unknown) {
+  res.writeHead(status, { 'content-type': 'application/json' })
+  res.end(JSON.stringify(body))
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let size = 0
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => {
+      size += c.length
+      if (size > MAX_BODY) {
+        reject(new LighterFakeError(21501, 'body too large'))
+        req.destroy()
+        return
+      }
+      chunks.push(c)
+    })
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    req.on('error', reject)
+  })
+}
