@@ -1,11 +1,47 @@
 // biome-ignore-all lint/performance/noBarrelFile: package entry point
 
+export { asterClientOrderId } from './aster/adapter/asterClientOrderId.js'
+export { AsterRejectedError } from './aster/adapter/asterRejectedError.js'
+export {
+  type AsterAdapterOptions,
+  type AsterBuilderFee,
+  createAsterAdapter,
+} from './aster/adapter/createAsterAdapter.js'
+export {
+  type AsterBinderOptions,
+  createAsterBinder,
+} from './aster/binder/createAsterBinder.js'
 export {
   ASTER_MAX_BUILDER_FEE_RATE,
   ASTER_SIGNATURE_CHAIN_ID,
   type AsterApproveAgentInput,
   asterApproveAgentRequest,
 } from './aster/binding/approveAgentRequest.js'
+export {
+  type AsterFilters,
+  parseAsterFilters,
+} from './aster/precision/asterFilters.js'
+export {
+  type AsterFilterError,
+  type AsterOrderCheck,
+  checkAsterOrder,
+} from './aster/precision/checkAsterOrder.js'
+export { roundAsterPrice } from './aster/precision/roundAsterPrice.js'
+export {
+  ASTER_AGENT_CHAIN_ID,
+  asterMessageTypedData,
+  recoverAsterMessageSigner,
+  signAsterMessage,
+} from './aster/signing/asterMessage.js'
+export {
+  type AsterNonceSource,
+  createAsterNonces,
+} from './aster/signing/asterNonces.js'
+export { type AsterParam, formEncode } from './aster/signing/formEncode.js'
+export {
+  managementParams,
+  managementTypedData,
+} from './aster/signing/managementTypedData.js'
 export type {
   PersonalSignRequest,
   TypedDataSignRequest,
@@ -68,6 +104,21 @@ export {
   signUserSignedAction,
   userSignedTypedData,
 } from './hyperliquid/signing/userSignedAction.js'
+export {
+  createLighterAdapter,
+  type LighterAdapterOptions,
+} from './lighter/adapter/createLighterAdapter.js'
+export {
+  createLighterNonceManager,
+  type LighterKeyRef,
+  type LighterNonceManager,
+} from './lighter/adapter/createLighterNonceManager.js'
+export { lighterClientOrderIndex } from './lighter/adapter/lighterClientOrderIndex.js'
+export { LighterRejectedError } from './lighter/adapter/lighterRejectedError.js'
+export {
+  createLighterBinder,
+  type LighterBinderOptions,
+} from './lighter/binder/createLighterBinder.js'
 export { lighterChangePubKeyRequest } from './lighter/binding/changePubKeyRequest.js'
 export {
   LIGHTER_CONSENT_PREFIX,
@@ -92,12 +143,29 @@ export {
   approveIntegrator,
   approveIntegratorL1Message,
 } from './lighter/signer/approveIntegrator.js'
+export { createLighterAuthToken } from './lighter/signer/authToken.js'
+export {
+  CANCEL_ALL_ORDERS_TX_TYPE,
+  cancelAllOrders,
+  LIGHTER_CANCEL_ALL,
+} from './lighter/signer/cancelAllOrders.js'
+export {
+  CANCEL_ORDER_TX_TYPE,
+  cancelOrder,
+} from './lighter/signer/cancelOrder.js'
 export {
   CHANGE_PUB_KEY_TX_TYPE,
   type ChangePubKeyParameters,
   changePubKey,
   changePubKeyL1Message,
 } from './lighter/signer/changePubKey.js'
+export {
+  CREATE_ORDER_TX_TYPE,
+  type CreateOrderParameters,
+  createOrder,
+  LIGHTER_ORDER_TYPE,
+  LIGHTER_TIME_IN_FORCE,
+} from './lighter/signer/createOrder.js'
 export {
   generateLighterKeyPair,
   type LighterKeys,
@@ -108,6 +176,17 @@ export type {
   LighterSignedTx,
   LighterTxHeader,
 } from './lighter/signer/types.js'
+export {
+  marginFractionOf,
+  UPDATE_LEVERAGE_TX_TYPE,
+  updateLeverage,
+} from './lighter/signer/updateLeverage.js'
+export type { AsterFakeAgent } from './sim/asterFake/asterFakeState.js'
+export {
+  type AsterFake,
+  type AsterFakeOptions,
+  startAsterFake,
+} from './sim/asterFake/startAsterFake.js'
 export { createSimBinders } from './sim/createSimBinders.js'
 export {
   createSimMarketData,
@@ -124,6 +203,11 @@ export {
   type HyperliquidFakeOptions,
   startHyperliquidFake,
 } from './sim/hyperliquidFake/startHyperliquidFake.js'
+export {
+  type LighterFake,
+  type LighterFakeOptions,
+  startLighterFake,
+} from './sim/lighterFake/startLighterFake.js'
 export { createPaperAdapter } from './sim/paperAdapter.js'
 export {
   type ChangePubKeyMessageInput,

@@ -1,0 +1,400 @@
+import {
+  roundPrice,
+  UncertainSubmissionError,
+  type VenueCredential,
+  type VenueOrderRequest,
+  VenueRejectedError,
+} from '@dn/core'
+import type { Hex } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import {
+  bindAsterWallet,
+  NO_FEE_CONFIG,
+} from '../../sim/asterFake/asterTestKit.js'
+import {
+  type AsterFake,
+  startAsterFake,
+} from '../../sim/asterFake/startAsterFake.js'
+import { createSimExchange } from '../../sim/simExchange.js'
+import { SIM_MARKETS } from '../../sim/simMarkets.js'
+import { signAsterMessage } from '../signing/asterMessage.js'
+import { formEncode } from '../signing/formEncode.js'
+import { AsterRejectedError } from './asterRejectedError.js'
+import { createAsterAdapter } from './createAsterAdapter.js'
+
+const cloid = () =>
+  `0x${[...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('')}`
+
+/** A venue refusal with Aster's code. */
+async function refusedWith(p: Promise<unknown>, code: number) {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
+  expect(err).toBeInstanceOf(AsterRejectedError)
+  expect((err as AsterRejectedError).venueCode).toBe(code)
+  return err as AsterRejectedError
+}
+
+describe('Aster adapter against the signature-checking fake', () => {
+  const exchange = createSimExchange({
+    venue: 'aster',
+    seed: 13,
+    clock: { now: () => Date.now() },
+  })
+  let fake: AsterFake
+  let cred: VenueCredential
+  let adapter: ReturnType<typeof createAsterAdapter>
+  beforeAll(async () => {
+    fake = await startAsterFake({ exchange, port: 0 })
+    adapter = createAsterAdapter({ baseUrl: fake.url })
+    cred = (await bindAsterWallet(fake.url, exchange)).cred
+  })
+  afterAll(() => fake.close())
+
+  async function order(
+    over: Partial<VenueOrderRequest> = {},
+  ): Promise<VenueOrderRequest> {
+    const rules = await adapter.rules('ETHUSDT')
+    const mark = Number((await adapter.quote('ETHUSDT')).mark)
+    if (!rules) throw new Error('ETHUSDT not listed')
+    return {
+      market: 'ETHUSDT',
+      side: 'long',
+      size: '0.01',
+      price: roundPrice(rules, mark * 1.01, 'up').toFixed(),
+      timeInForce: 'ioc',
+      reduceOnly: false,
+      clientOrderId: cloid(),
+      ...over,
+    }
+  }
+
+  test('default: rules and quote read exchangeInfo, premiumIndex, fundingInfo and bookTicker', async () => {
+    const engine = exchange.rules('BTCUSDT')
+    expect(await adapter.rules('BTCUSDT')).toEqual({
+      venue: 'aster',
+      symbol: 'BTCUSDT',
+      tickSize: engine?.tickSize,
+      maxSigFigs: null,
+      sizeStep: engine?.sizeStep,
+      minNotionalUsd: engine?.minNotionalUsd,
+      minBase: engine?.minBase,
+      maxLeverage: 20,
+    })
+    const q = await adapter.quote('BTCUSDT')
+    const e = exchange.quote('BTCUSDT')
+    // lastFundingRate is per 8 h interval; the port wants hourly
+    expect(q.fundingRateHourly).toBe(e.fundingRateHourly)
+    expect(Number(q.bid)).toBeLessThan(Number(q.ask))
+    expect(await adapter.rules('NOPEUSDT')).toBeUndefined()
+  })
+
+  test('default: an IOC fills and shows as a signed position with its settings', async () => {
+    const o = await order({ side: 'short', price: '1' })
+    const r = await adapter.rules('ETHUSDT')
+    const mark = Number((await adapter.quote('ETHUSDT')).mark)
+    const placed = await adapter.place(cred, {
+      ...o,
+      price: roundPrice(r as never, mark * 0.99, 'down').toFixed(),
+    })
+    expect(placed).toMatchObject({
+      state: 'filled',
+      filledBase: '0.01',
+      venueStatus: 'FILLED',
+    })
+    const pos = (await adapter.positions(cred)).find(
+      (p) => p.market === 'ETHUSDT',
+    )
+    expect(pos).toMatchObject({
+      size: '-0.01',
+      leverage: '10',
+      marginMode: 'cross',
+    })
+    expect(pos?.liquidationPrice).not.toBe('0')
+  })
+
+  test('error: a tampered body fails the signature check (-1022), nothing placed', async () => {
+    const o = await order()
+    const tampering = createAsterAdapter({
+      baseUrl: fake.url,
+      fetch: (url, init) =>
+        globalThis.fetch(url, {
+          ...init,
+          body:
+            typeof init?.body === 'string'
+              ? init.body.replace('quantity=0.01', 'quantity=0.02')
+              : init?.body,
+        } as RequestInit),
+    })
+    const err = await refusedWith(tampering.place(cred, o), -1022)
+    expect(err.reason).toBe('Signature for this request is not valid.')
+    expect(
+      exchange.stats().byClientOrderId.get(o.clientOrderId),
+    ).toBeUndefined()
+  })
+
+  test('error: an agent the wallet never approved is refused', async () => {
+    const stranger = { ...cred, secret: generatePrivateKey() }
+    await refusedWith(adapter.place(stranger, await order()), -2015)
+    await refusedWith(adapter.positions(stranger), -2015)
+  })
+
+  test('error: a reused nonce is refused (-4225 Nonce Expired)', async () => {
+    const fixed = Date.now() * 1000
+    const replaying = createAsterAdapter({
+      baseUrl: fake.url,
+      nonceSource: async () => fixed,
+    })
+    // the position-mode check spends the nonce, positionRisk reuses it
+    const err = await refusedWith(replaying.positions(cred), -4225)
+    expect(err.reason).toBe('Nonce Expired')
+  })
+
+  test('error: a nonce 20 s behind the venue clock is refused', async () => {
+    const late = createAsterAdapter({
+      baseUrl: fake.url,
+      clock: { now: () => Date.now() - 20_000 },
+    })
+    await refusedWith(late.order(cred, 'ETHUSDT', cloid()), -4225)
+  })
+
+  test('behavior: a shared nonce source (store counter) is used for every request', async () => {
+    let counter = 0
+    const seen: [string, number][] = []
+    const source = async (signer: string, nowUs: number) => {
+      counter = Math.max(counter + 1, nowUs)
+      seen.push([signer, counter])
+      return counter
+    }
+    const a = createAsterAdapter({ baseUrl: fake.url, nonceSource: source })
+    const b = createAsterAdapter({ baseUrl: fake.url, nonceSource: source })
+    expect(await a.order(cred, 'ETHUSDT', cloid())).toBeNull()
+    expect(await b.order(cred, 'ETHUSDT', cloid())).toBeNull()
+    expect(seen).toHaveLength(2)
+    expect(seen[0]?.[0]).toBe(cred.credentialRef?.toLowerCase())
+  })
+
+  test('error: a price finer than the tick is refused (-1111), nothing placed', async () => {
+    const o = await order({ timeInForce: 'gtc' })
+    const off = { ...o, price: `${Number(o.price).toFixed(2)}5` }
+    const err = await refusedWith(adapter.place(cred, off), -1111)
+    expect(err.reason).toBe(
+      'Precision is over the maximum defined for this asset.',
+    )
+    expect(
+      exchange.stats().byClientOrderId.get(o.clientOrderId),
+    ).toBeUndefined()
+  })
+
+  test('error: margin and min notional refusals carry the venue message', async () => {
+    const o = await order({ timeInForce: 'gtc', size: '1000' })
+    const margin = await refusedWith(adapter.place(cred, o), -2019)
+    expect(margin.reason).toBe('Margin is insufficient.')
+    const tiny = await order({ size: '0.001', price: '100' })
+    await refusedWith(adapter.place(cred, { ...tiny, side: 'long' }), -4164)
+  })
+
+  test('behavior: 503 after the venue accepted is uncertain; the order is then found once', async () => {
+    const o = await order()
+    exchange.setFaults({ timeoutAfterAcceptRate: 1 })
+    try {
+      await expect(adapter.place(cred, o)).rejects.toBeInstanceOf(
+        UncertainSubmissionError,
+      )
+    } finally {
+      exchange.setFaults({})
+    }
+    expect(await adapter.order(cred, 'ETHUSDT', o.clientOrderId)).toMatchObject(
+      { clientOrderId: o.clientOrderId, state: 'filled', filledBase: '0.01' },
+    )
+    expect(exchange.stats().byClientOrderId.get(o.clientOrderId)).toBe(1)
+  })
+
+  test('behavior: an outage (503) is unavailable for reads, uncertain for orders', async () => {
+    const o = await order()
+    exchange.setFaults({ outage: true })
+    try {
+      await expect(adapter.quote('ETHUSDT')).rejects.toMatchObject({
+        code: 'venue_unavailable',
+      })
+      // 503 means "status unknown" on Aster: never assumed not placed
+      await expect(adapter.place(cred, o)).rejects.toBeInstanceOf(
+        UncertainSubmissionError,
+      )
+    } finally {
+      exchange.setFaults({})
+    }
+    expect(await adapter.order(cred, 'ETHUSDT', o.clientOrderId)).toBeNull()
+  })
+
+  test('behavior: post-only rests as GTX and is cancelled by client order id', async () => {
+    const o = await order({ timeInForce: 'post_only', price: '3000' })
+    expect((await adapter.place(cred, o)).state).toBe('open')
+    await adapter.cancel(cred, 'ETHUSDT', o.clientOrderId)
+    expect((await adapter.order(cred, 'ETHUSDT', o.clientOrderId))?.state).toBe(
+      'cancelled',
+    )
+    // final, and unknown: cancel resolves
+    await adapter.cancel(cred, 'ETHUSDT', o.clientOrderId)
+    await adapter.cancel(cred, 'ETHUSDT', cloid())
+  })
+
+  test('error: a Hedge Mode account is refused with a clear reason', async () => {
+    const { cred: hedged } = await bindAsterWallet(fake.url, exchange)
+    // switch the account to Hedge Mode over the protocol, as a user would
+    const key = hedged.secret as Hex
+    const msg = formEncode([
+      ['dualSidePosition', 'true'],
+      ['nonce', String(Date.now() * 1000)],
+      ['user', hedged.owner],
+      ['signer', privateKeyToAccount(key).address],
+    ])
+    const signature = await signAsterMessage({
+      privateKey: key,
+      msg,
+      chainId: 1666,
+    })
+    const res = await fetch(`${fake.url}/fapi/v3/positionSide/dual`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `${msg}&signature=${signature}`,
+    })
+    expect(await res.json()).toEqual({ code: 200, msg: 'success' })
+    const fresh = createAsterAdapter({ baseUrl: fake.url })
+    const o = await order()
+    await expect(fresh.place(hedged, o)).rejects.toThrow(/Hedge Mode/)
+    await expect(fresh.positions(hedged)).rejects.toBeInstanceOf(
+      VenueRejectedError,
+    )
+    expect(
+      exchange.stats().byClientOrderId.get(o.clientOrderId),
+    ).toBeUndefined()
+  })
+})
+
+describe('Aster adapter: builder fee, funding, tick grid', () => {
+  let now = Date.parse('2026-03-01T10:00:00Z')
+  // a clock that moves: every reading is a millisecond later
+  const clock = { now: () => ++now }
+  const exchange = createSimExchange({
+    venue: 'aster',
+    seed: 17,
+    clock,
+    markets: [
+      ...SIM_MARKETS,
+      {
+        venue: 'aster',
+        symbol: 'DOGEUSDT',
+        tickSize: '0.05',
+        maxSigFigs: null,
+        sizeStep: '1',
+        minNotionalUsd: '5',
+        minBase: '1',
+        maxLeverage: 20,
+        initialMark: '10',
+        fundingRateHourly: '0.00001',
+      },
+    ],
+  })
+  const builder = '0x1111111111111111111111111111111111111111'
+  let fake: AsterFake
+  beforeAll(async () => {
+    fake = await startAsterFake({ exchange, port: 0, now: clock.now })
+  })
+  afterAll(() => fake.close())
+
+  test('default: the approved builder and its fee rate ride on every order', async () => {
+    const { cred } = await bindAsterWallet(fake.url, exchange, {
+      config: { ...NO_FEE_CONFIG, feeApproval: true, builderAddress: builder },
+      clock,
+    })
+    expect(fake.builderCap(cred.owner, builder)).toBe('0.001')
+    const adapter = createAsterAdapter({
+      baseUrl: fake.url,
+      clock,
+      builder: { address: builder, feeRate: '0.00015' },
+    })
+    const id = cloid()
+    const mark = Number((await adapter.quote('SOLUSDT')).mark)
+    await adapter.place(cred, {
+      market: 'SOLUSDT',
+      side: 'long',
+      size: '1',
+      price: (Math.ceil(mark * 101) / 100).toFixed(2),
+      timeInForce: 'ioc',
+      reduceOnly: false,
+      clientOrderId: id,
+    })
+    expect(fake.orderBuilder(cred.owner, id)).toEqual({
+      builder: '0x1111111111111111111111111111111111111111',
+      feeRate: '0.00015',
+    })
+    // funding settles hourly on the engine and is read back as income
+    now += 2 * 3_600_000 + 1_000
+    const paid = await adapter.funding(
+      cred,
+      'SOLUSDT',
+      new Date(now - 3 * 3_600_000).toISOString(),
+    )
+    const engine = exchange.funding(
+      cred.owner,
+      'SOLUSDT',
+      new Date(0).toISOString(),
+    )
+    expect(engine.length).toBeGreaterThanOrEqual(2)
+    expect(paid.map((p) => [p.time, p.amountUsd])).toEqual(
+      engine.map((p) => [p.time, p.amountUsd]),
+    )
+  })
+
+  test('error: an off-tick price is refused by the venue (-4014), nothing placed', async () => {
+    const { cred } = await bindAsterWallet(fake.url, exchange, { clock })
+    const adapter = createAsterAdapter({ baseUrl: fake.url, clock })
+    expect((await adapter.rules('DOGEUSDT'))?.tickSize).toBe('0.05')
+    const id = cloid()
+    const err = await refusedWith(
+      adapter.place(cred, {
+        market: 'DOGEUSDT',
+        side: 'long',
+        size: '10',
+        price: '9.02',
+        timeInForce: 'gtc',
+        reduceOnly: false,
+        clientOrderId: id,
+      }),
+      -4014,
+    )
+    expect(err.reason).toBe('Price not increased by tick size.')
+    expect(exchange.stats().byClientOrderId.get(id)).toBeUndefined()
+  })
+
+  test('error: a builder the wallet did not approve is refused', async () => {
+    const { cred } = await bindAsterWallet(fake.url, exchange, { clock })
+    const adapter = createAsterAdapter({
+      baseUrl: fake.url,
+      clock,
+      builder: { address: builder, feeRate: '0.0003' },
+    })
+    const mark = Number((await adapter.quote('SOLUSDT')).mark)
+    await refusedWith(
+      adapter.place(cred, {
+        market: 'SOLUSDT',
+        side: 'long',
+        size: '1',
+        price: (Math.ceil(mark * 101) / 100).toFixed(2),
+        timeInForce: 'ioc',
+        reduceOnly: false,
+        clientOrderId: cloid(),
+      }),
+      -1130,
+    )
+    expect(() =>
+      createAsterAdapter({
+        baseUrl: fake.url,
+        builder: { address: builder, feeRate: '0.002' },
+      }),
+    ).toThrow(RangeError)
+  })
+})

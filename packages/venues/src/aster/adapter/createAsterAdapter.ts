@@ -1,0 +1,452 @@
+import {
+  type Clock,
+  dec,
+  decString,
+  type FundingPayment,
+  type MarketQuote,
+  type MarketRules,
+  systemClock,
+  UncertainSubmissionError,
+  type VenueAdapter,
+  type VenueCredential,
+  type VenueOrder,
+  type VenueOrderRequest,
+  type VenuePosition,
+  VenueRejectedError,
+  VenueUnavailableError,
+} from '@dn/core'
+import { getAddress, type Hex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import {
+  type AsterFilters,
+  parseAsterFilters,
+} from '../precision/asterFilters.js'
+import {
+  ASTER_AGENT_CHAIN_ID,
+  signAsterMessage,
+} from '../signing/asterMessage.js'
+import {
+  type AsterNonceSource,
+  createAsterNonces,
+} from '../signing/asterNonces.js'
+import { type AsterParam, formEncode } from '../signing/formEncode.js'
+import { asterClientOrderId } from './asterClientOrderId.js'
+import { AsterRejectedError } from './asterRejectedError.js'
+import {
+  type AsterCallKind,
+  type AsterSend,
+  createAsterTransport,
+} from './asterTransport.js'
+import {
+  badRead,
+  decField,
+  isObj,
+  parseAsterOrder,
+  parseAsterPosition,
+  parseIncomeRow,
+} from './asterWire.js'
+
+/** Builder fee attached to every order (approved in the agent approval). */
+export interface AsterBuilderFee {
+  readonly address: string
+  /** decimal fraction: `'0.00015'` (0.015%), `'0.0003'` on Lighter-paired legs */
+  readonly feeRate: string
+}
+
+export interface AsterAdapterOptions {
+  /** `https://fapi.asterdex.com` or `https://fapi.asterdex-testnet.com` */
+  readonly baseUrl: string
+  /** sign for chain 714 instead of 1666 @default false */
+  readonly testnet?: boolean | undefined
+  /** @default globalThis.fetch */
+  readonly fetch?: typeof globalThis.fetch | undefined
+  /** time for nonces, caches and back-off @default systemClock */
+  readonly clock?: Clock | undefined
+  /**
+   * Nonces shared by every process trading with one agent key (e.g. a
+   * store counter: `(signer, nowUs) => counters.next(`aster-nonce|${signer}`, nowUs)`).
+   * @default a per-adapter monotonic microsecond clock per signer
+   */
+  readonly nonceSource?: AsterNonceSource | undefined
+  /** sent as `builder` + `feeRate` on every order */
+  readonly builder?: AsterBuilderFee | undefined
+  /** ms per HTTP request @default 10_000 */
+  readonly timeout?: number | undefined
+  /** ms exchangeInfo and fundingInfo are cached @default 60_000 */
+  readonly infoTtlMs?: number | undefined
+  /** ms a one-way position-mode check is trusted @default 300_000 */
+  readonly modeTtlMs?: number | undefined
+  /**
+   * Reported as `maxLeverage`: Aster publishes brackets only through the
+   * signed `leverageBracket`, so rules() cannot read them. @default 20
+   */
+  readonly maxLeverage?: number | undefined
+}
+
+const TIF: Record<VenueOrderRequest['timeInForce'], string> = {
+  ioc: 'IOC',
+  gtc: 'GTC',
+  post_only: 'GTX',
+}
+const INCOME_PAGE = 1000
+const INCOME_MAX_PAGES = 20
+/** Aster's fallback interval when `fundingInfo` does not list a symbol */
+const DEFAULT_FUNDING_HOURS = 8
+
+/**
+ * The Aster (`aster`) venue adapter over the Futures V3 REST API
+ * (`/fapi/v3`). Public reads: exchangeInfo, premiumIndex, fundingInfo,
+ * ticker/bookTicker. Every TRADE / USER_DATA call is a form string with
+ * `nonce`, `user`, `signer` appended, signed by the agent key as the
+ * `Message` EIP-712 (chain 1666, testnet 714), sent byte for byte as
+ * signed. One-way position mode is required (checked, then cached).
+ * @param options base URL, network, fetch, clock, nonces, builder fee
+ * @returns the adapter for venue `aster`
+ * @example createAsterAdapter({ baseUrl: 'https://fapi.asterdex.com' })
+ */
+export function createAsterAdapter(options: AsterAdapterOptions): VenueAdapter {
+  const clock = options.clock ?? systemClock
+  const ttl = options.infoTtlMs ?? 60_000
+  const modeTtl = options.modeTtlMs ?? 300_000
+  const chainId = options.testnet
+    ? ASTER_AGENT_CHAIN_ID.testnet
+    : ASTER_AGENT_CHAIN_ID.mainnet
+  const send: AsterSend = createAsterTransport({
+    baseUrl: options.baseUrl,
+    fetchFn: options.fetch ?? globalThis.fetch,
+    timeout: options.timeout ?? 10_000,
+    clock,
+  })
+  const nonces = createAsterNonces(clock)
+  const builder = options.builder && {
+    address: getAddress(options.builder.address),
+    feeRate: requireRate(options.builder.feeRate),
+  }
+  let info: { at: number; symbols: Map<string, AsterFilters> } | undefined
+  const fundingHours = new Map<string, { at: number; hours: number }>()
+  /** owner (lowercase) → one-way confirmed until */
+  const oneWay = new Map<string, number>()
+
+  /** A public read; a refusal (e.g. -1121) means the data is unavailable. */
+  async function publicGet(path: string, params: AsterParam[] = []) {
+    try {
+      return await send({
+        method: 'GET',
+        path,
+        params: formEncode(params),
+        kind: 'read',
+      })
+    } catch (err) {
+      if (err instanceof VenueRejectedError) {
+        throw new VenueUnavailableError(`aster ${path}: ${err.reason}`, {
+          cause: err,
+        })
+      }
+      throw err
+    }
+  }
+
+  async function symbols(): Promise<Map<string, AsterFilters>> {
+    if (info && clock.now() - info.at < ttl) return info.symbols
+    const raw = await publicGet('/fapi/v3/exchangeInfo')
+    if (!isObj(raw) || !Array.isArray(raw.symbols)) {
+      throw badRead('exchangeInfo', raw)
+    }
+    const map = new Map<string, AsterFilters>()
+    for (const s of raw.symbols) {
+      if (!isObj(s) || s.status !== 'TRADING') continue
+      if (s.contractType !== 'PERPETUAL') continue
+      const f = parseAsterFilters(s)
+      if (f) map.set(f.symbol, f)
+    }
+    info = { at: clock.now(), symbols: map }
+    return map
+  }
+
+  async function intervalHours(symbol: string): Promise<number> {
+    const hit = fundingHours.get(symbol)
+    if (hit && clock.now() - hit.at < ttl) return hit.hours
+    const raw = await publicGet('/fapi/v3/fundingInfo', [['symbol', symbol]])
+    const row = Array.isArray(raw)
+      ? raw.find((r) => isObj(r) && r.symbol === symbol)
+      : undefined
+    const h = isObj(row) ? row.fundingIntervalHours : undefined
+    const hours = typeof h === 'number' && h > 0 ? h : DEFAULT_FUNDING_HOURS
+    fundingHours.set(symbol, { at: clock.now(), hours })
+    return hours
+  }
+
+  async function signed(
+    cred: VenueCredential,
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    params: AsterParam[],
+    kind: AsterCallKind,
+  ): Promise<unknown> {
+    const key = agentKey(cred)
+    const signer = privateKeyToAccount(key).address
+    const nonce = options.nonceSource
+      ? await options.nonceSource(signer.toLowerCase(), clock.now() * 1000)
+      : nonces.next(signer)
+    if (!Number.isSafeInteger(nonce) || nonce <= 0) {
+      throw new RangeError(`nonce source returned ${nonce}`)
+    }
+    const msg = formEncode([
+      ...params,
+      ['nonce', String(nonce)],
+      ['user', owner(cred)],
+      ['signer', signer],
+    ])
+    const signature = await signAsterMessage({ privateKey: key, msg, chainId })
+    return send({ method, path, params: `${msg}&signature=${signature}`, kind })
+  }
+
+  /** Refuses Hedge Mode accounts: the service keeps one net position. */
+  async function requireOneWay(cred: VenueCredential): Promise<void> {
+    const k = cred.owner.toLowerCase()
+    if ((oneWay.get(k) ?? 0) > clock.now()) return
+    const raw = await signed(
+      cred,
+      'GET',
+      '/fapi/v3/positionSide/dual',
+      [],
+      'read',
+    )
+    if (!isObj(raw) || typeof raw.dualSidePosition !== 'boolean') {
+      throw badRead('positionSide/dual', raw)
+    }
+    if (raw.dualSidePosition) throw hedgeMode()
+    oneWay.set(k, clock.now() + modeTtl)
+  }
+
+  async function query(cred: VenueCredential, market: string, id: string) {
+    try {
+      const raw = await signed(
+        cred,
+        'GET',
+        '/fapi/v3/order',
+        [
+          ['symbol', market],
+          ['origClientOrderId', asterClientOrderId(id)],
+        ],
+        'read',
+      )
+      const o = parseAsterOrder(raw, id)
+      if (!o) throw badRead('order', raw)
+      return o
+    } catch (err) {
+      if (err instanceof AsterRejectedError && err.venueCode === -2013) {
+        return null
+      }
+      throw err
+    }
+  }
+
+  return Object.freeze({
+    venue: 'aster' as const,
+
+    async rules(symbol: string): Promise<MarketRules | undefined> {
+      const f = (await symbols()).get(symbol)
+      if (!f) return undefined
+      return {
+        venue: 'aster',
+        symbol: f.symbol,
+        tickSize: f.price.tickSize,
+        maxSigFigs: null,
+        sizeStep: f.lot.stepSize,
+        minNotionalUsd: f.minNotional ?? '0',
+        minBase: f.lot.minQty,
+        maxLeverage: options.maxLeverage ?? 20,
+      }
+    },
+
+    async quote(symbol: string): Promise<MarketQuote> {
+      const [premium, book, hours] = await Promise.all([
+        publicGet('/fapi/v3/premiumIndex', [['symbol', symbol]]),
+        publicGet('/fapi/v3/ticker/bookTicker', [['symbol', symbol]]),
+        intervalHours(symbol),
+      ])
+      const mark = isObj(premium) ? decField(premium.markPrice) : null
+      const rate = isObj(premium) ? decField(premium.lastFundingRate) : null
+      if (mark === null || rate === null) throw badRead('premiumIndex', premium)
+      const bid = isObj(book) ? decField(book.bidPrice) : null
+      const ask = isObj(book) ? decField(book.askPrice) : null
+      if (bid === null || ask === null) throw badRead('bookTicker', book)
+      return {
+        venue: 'aster',
+        symbol,
+        mark,
+        bid: bid === '0' ? mark : bid,
+        ask: ask === '0' ? mark : ask,
+        fundingRateHourly: decString(dec(rate).div(hours)),
+      }
+    },
+
+    async place(
+      cred: VenueCredential,
+      order: VenueOrderRequest,
+    ): Promise<VenueOrder> {
+      const price = positive(order.price, 'price')
+      const size = positive(order.size, 'size')
+      await requireOneWay(cred)
+      const params: AsterParam[] = [
+        ['symbol', order.market],
+        ['side', order.side === 'long' ? 'BUY' : 'SELL'],
+        ['type', 'LIMIT'],
+        ['timeInForce', TIF[order.timeInForce]],
+        ['quantity', size],
+        ['price', price],
+        ['reduceOnly', order.reduceOnly ? 'true' : 'false'],
+        ['newClientOrderId', asterClientOrderId(order.clientOrderId)],
+        ['newOrderRespType', 'RESULT'],
+      ]
+      if (builder) {
+        params.push(['builder', builder.address], ['feeRate', builder.feeRate])
+      }
+      const raw = await signed(cred, 'POST', '/fapi/v3/order', params, 'write')
+      const placed = parseAsterOrder(raw, order.clientOrderId)
+      if (!placed) {
+        throw new UncertainAnswer(raw)
+      }
+      return placed
+    },
+
+    async cancel(
+      cred: VenueCredential,
+      market: string,
+      clientOrderId: string,
+    ): Promise<void> {
+      try {
+        await signed(
+          cred,
+          'DELETE',
+          '/fapi/v3/order',
+          [
+            ['symbol', market],
+            ['origClientOrderId', asterClientOrderId(clientOrderId)],
+          ],
+          'write',
+        )
+      } catch (err) {
+        // -2011 (final, nothing to cancel) / -2013 (unknown): done unless
+        // the order is somehow still live
+        if (
+          !(err instanceof AsterRejectedError) ||
+          (err.venueCode !== -2011 && err.venueCode !== -2013)
+        ) {
+          throw err
+        }
+        const now = await query(cred, market, clientOrderId)
+        if (now && (now.state === 'open' || now.state === 'partially_filled')) {
+          throw err
+        }
+      }
+    },
+
+    order: (cred: VenueCredential, market: string, clientOrderId: string) =>
+      query(cred, market, clientOrderId),
+
+    async positions(cred: VenueCredential): Promise<VenuePosition[]> {
+      await requireOneWay(cred)
+      const raw = await signed(cred, 'GET', '/fapi/v3/positionRisk', [], 'read')
+      if (!Array.isArray(raw)) throw badRead('positionRisk', raw)
+      if (raw.some((r) => isObj(r) && r.positionSide !== 'BOTH')) {
+        oneWay.delete(cred.owner.toLowerCase())
+        throw hedgeMode()
+      }
+      return raw.map(parseAsterPosition).filter((p) => p !== null)
+    },
+
+    async funding(
+      cred: VenueCredential,
+      market: string,
+      since: string,
+    ): Promise<FundingPayment[]> {
+      let startTime = Date.parse(since)
+      if (!Number.isFinite(startTime)) {
+        throw new RangeError(`since must be an ISO time: ${since}`)
+      }
+      const out: FundingPayment[] = []
+      for (let page = 0; page < INCOME_MAX_PAGES; page++) {
+        const raw = await signed(
+          cred,
+          'GET',
+          '/fapi/v3/income',
+          [
+            ['symbol', market],
+            ['incomeType', 'FUNDING_FEE'],
+            ['startTime', String(startTime)],
+            ['limit', String(INCOME_PAGE)],
+          ],
+          'read',
+        )
+        if (!Array.isArray(raw)) throw badRead('income', raw)
+        let last = startTime
+        for (const row of raw) {
+          const r = parseIncomeRow(row)
+          last = Math.max(last, r.time)
+          if (r.symbol !== market) continue
+          // income rows carry neither the rate nor the position size
+          out.push({
+            market,
+            time: new Date(r.time).toISOString(),
+            amountUsd: r.income,
+            rate: '0',
+            positionSize: '0',
+          })
+        }
+        if (raw.length < INCOME_PAGE) break
+        startTime = last + 1
+      }
+      return out
+    },
+  })
+}
+
+// ---------------------------------------------------------------- helpers
+
+/** A place answer that is not an order: it may have been placed. */
+class UncertainAnswer extends UncertainSubmissionError {
+  constructor(raw: unknown) {
+    super(
+      `aster order: unexpected answer ${JSON.stringify(raw)?.slice(0, 200)}`,
+    )
+  }
+}
+
+function hedgeMode(): VenueRejectedError {
+  return new VenueRejectedError(
+    'the Aster account is in Hedge Mode (dualSidePosition=true); switch it to One-way Mode to trade through this service',
+  )
+}
+
+function agentKey(cred: VenueCredential): Hex {
+  const key = cred.secret
+  if (!key || !/^0x[0-9a-fA-F]{64}$/.test(key)) {
+    throw new VenueRejectedError('no valid Aster agent key for account')
+  }
+  return key as Hex
+}
+
+function owner(cred: VenueCredential): string {
+  if (!/^0x[0-9a-fA-F]{40}$/.test(cred.owner)) {
+    throw new RangeError(`owner is not an address: ${cred.owner}`)
+  }
+  return getAddress(cred.owner)
+}
+
+function positive(v: string, name: string): string {
+  const d = decField(v)
+  if (d === null || !dec(d).gt(0)) {
+    throw new VenueRejectedError(`${name} must be a positive decimal: ${v}`)
+  }
+  return d
+}
+
+function requireRate(rate: string): string {
+  const d = decField(rate)
+  if (d === null || dec(d).lt(0) || dec(d).gt('0.001')) {
+    throw new RangeError(`builder feeRate must be a fraction ≤ 0.001: ${rate}`)
+  }
+  return d
+}

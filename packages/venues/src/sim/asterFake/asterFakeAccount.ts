@@ -1,0 +1,168 @@
+import { dec, decString } from '@dn/core'
+import { isAddress } from 'viem'
+import { param } from './asterFakeAuth.js'
+import { AsterFakeError, invalidParam, mandatory } from './asterFakeError.js'
+import { type AsterFakeState, hasAccount } from './asterFakeState.js'
+
+type Pairs = readonly (readonly [string, string])[]
+
+const ok = { code: 200, msg: 'success' }
+
+/** `GET /fapi/v3/positionRisk`: one-way rows (`positionSide` BOTH). */
+export function positionRisk(
+  state: AsterFakeState,
+  user: string,
+  pairs: Pairs,
+) {
+  if (!hasAccount(state, user)) return []
+  const symbol = param(pairs, 'symbol')
+  const marks = new Map(
+    state.exchange.listed().map((r) => [r.symbol, r] as const),
+  )
+  return state.exchange
+    .positions(user)
+    .filter((p) => symbol === undefined || p.market === symbol)
+    .filter((p) => marks.has(p.market))
+    .map((p) => ({
+      symbol: p.market,
+      positionAmt: p.size,
+      entryPrice: p.entryPrice,
+      markPrice: p.markPrice,
+      unRealizedProfit: decString(
+        dec(p.markPrice).sub(p.entryPrice).mul(p.size),
+      ),
+      liquidationPrice: p.liquidationPrice ?? '0',
+      leverage: p.leverage,
+      maxNotionalValue: '1000000',
+      marginType: p.marginMode,
+      isolatedMargin: '0',
+      isAutoAddMargin: 'false',
+      positionSide: 'BOTH',
+      updateTime: state.now(),
+    }))
+}
+
+/** `GET` / `POST /fapi/v3/positionSide/dual`. */
+export function positionMode(
+  state: AsterFakeState,
+  user: string,
+  pairs: Pairs,
+  method: string,
+) {
+  if (method === 'GET') return { dualSidePosition: state.hedge.has(user) }
+  const v = param(pairs, 'dualSidePosition')
+  if (v !== 'true' && v !== 'false') throw mandatory('dualSidePosition')
+  const hedge = v === 'true'
+  if (hedge === state.hedge.has(user)) {
+    throw new AsterFakeError(-4059, 'No need to change position side.')
+  }
+  if (hasAccount(state, user)) {
+    if (state.exchange.openOrders(user).length > 0) {
+      throw new AsterFakeError(
+        -4067,
+        'Position side cannot be changed if there exists open orders.',
+      )
+    }
+    if (state.exchange.positions(user).length > 0) {
+      throw new AsterFakeError(
+        -4068,
+        'Position side cannot be changed if there exists position.',
+      )
+    }
+  }
+  if (hedge) state.hedge.add(user)
+  else state.hedge.delete(user)
+  return ok
+}
+
+/**
+ * `GET /fapi/v3/income`: the engine's funding settlements as
+ * `FUNDING_FEE` rows, ascending, `startTime`/`endTime` inclusive.
+ */
+export function income(state: AsterFakeState, user: string, pairs: Pairs) {
+  const type = param(pairs, 'incomeType')
+  if (type !== undefined && type !== 'FUNDING_FEE') return []
+  if (!hasAccount(state, user)) return []
+  const symbol = param(pairs, 'symbol')
+  const start = Number(
+    param(pairs, 'startTime') ?? state.now() - 7 * 86_400_000,
+  )
+  const end = Number(param(pairs, 'endTime') ?? Number.MAX_SAFE_INTEGER)
+  const limit = Number(param(pairs, 'limit') ?? 100)
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > 1000) {
+    throw invalidParam('limit')
+  }
+  const markets =
+    symbol === undefined
+      ? state.exchange.listed().map((r) => r.symbol)
+      : [symbol]
+  const rows = markets.flatMap((m) =>
+    state.exchange
+      .funding(user, m, new Date(start).toISOString())
+      .map((p) => ({ p, t: Date.parse(p.time) })),
+  )
+  return rows
+    .filter(({ t }) => t <= end)
+    .sort((a, b) => a.t - b.t)
+    .slice(0, limit)
+    .map(({ p, t }) => ({
+      symbol: p.market,
+      incomeType: 'FUNDING_FEE',
+      income: p.amountUsd,
+      asset: 'USDT',
+      info: 'FUNDING_FEE',
+      time: t,
+      tranId: `${t}${p.market.length}`,
+      tradeId: '',
+    }))
+}
+
+/** `GET /fapi/v3/agent`: the user's API wallets. */
+export function agents(state: AsterFakeState, user: string) {
+  return [...(state.agents.get(user)?.values() ?? [])].map((a) => ({
+    ...a,
+    source: 'API',
+    canRead: true,
+  }))
+}
+
+/**
+ * `POST /fapi/v3/approveAgent` after the main-wallet signature checked
+ * out: records the agent and, when the builder fields were signed, the
+ * builder with its fee cap.
+ */
+export function approveAgent(
+  state: AsterFakeState,
+  user: string,
+  pairs: Pairs,
+) {
+  const address = param(pairs, 'agentAddress')
+  const expired = Number(param(pairs, 'expired'))
+  if (!address || !isAddress(address, { strict: false })) {
+    throw mandatory('agentAddress')
+  }
+  if (address.toLowerCase() === user) throw invalidParam('agentAddress')
+  if (!Number.isSafeInteger(expired) || expired <= state.now()) {
+    throw invalidParam('expired')
+  }
+  const flag = (k: string) => (param(pairs, k) ?? '').toLowerCase() === 'true'
+  const list = state.agents.get(user) ?? new Map()
+  list.set(address.toLowerCase(), {
+    agentAddress: address,
+    agentName: param(pairs, 'agentName') ?? '',
+    ipWhitelist: param(pairs, 'ipWhitelist') ?? '',
+    expired,
+    canSpotTrade: flag('canSpotTrade'),
+    canPerpTrade: flag('canPerpTrade'),
+    canWithdraw: flag('canWithdraw'),
+  })
+  state.agents.set(user, list)
+  const builder = param(pairs, 'builder')
+  const maxFeeRate = param(pairs, 'maxFeeRate')
+  if (builder !== undefined && maxFeeRate !== undefined) {
+    if (!isAddress(builder, { strict: false })) throw invalidParam('builder')
+    if (!/^\d+(\.\d+)?$/.test(maxFeeRate)) throw invalidParam('maxFeeRate')
+    state.builders.set(`${user}|${builder.toLowerCase()}`, maxFeeRate)
+  }
+  return ok
+}

@@ -1,0 +1,202 @@
+import { dec, decString, type MarketRules } from '@dn/core'
+import {
+  type AsterFilters,
+  parseAsterFilters,
+} from '../../aster/precision/asterFilters.js'
+import type { SimLevel } from '../syntheticBook.js'
+import { AsterFakeError } from './asterFakeError.js'
+import type { AsterFakeState } from './asterFakeState.js'
+
+/**
+ * The engine settles funding every hour; the fake publishes an 8 h
+ * interval with the rate scaled to it, so `rate / interval` is the engine's
+ * hourly rate (as on Aster, where intervals are 8 h or 4 h).
+ */
+export const FAKE_FUNDING_INTERVAL_HOURS = 8
+
+const HOUR = 3_600_000
+
+type Query = URLSearchParams
+
+const invalidSymbol = () => new AsterFakeError(-1121, 'Invalid symbol.')
+
+function decimalsOf(step: string): number {
+  return dec(step).decimalPlaces()
+}
+
+/** One `exchangeInfo` symbol for a listed engine market. */
+export function symbolInfo(r: MarketRules) {
+  return {
+    symbol: r.symbol,
+    pair: r.symbol,
+    contractType: 'PERPETUAL',
+    status: 'TRADING',
+    baseAsset: r.symbol.replace(/USDT$/, ''),
+    quoteAsset: 'USDT',
+    marginAsset: 'USDT',
+    pricePrecision: decimalsOf(r.tickSize),
+    quantityPrecision: decimalsOf(r.sizeStep),
+    // the engine's grid starts at 0; minPrice = tick keeps it there
+    filters: [
+      {
+        filterType: 'PRICE_FILTER',
+        minPrice: r.tickSize,
+        maxPrice: '10000000',
+        tickSize: r.tickSize,
+      },
+      {
+        filterType: 'LOT_SIZE',
+        minQty: r.minBase,
+        maxQty: '100000',
+        stepSize: r.sizeStep,
+      },
+      {
+        filterType: 'MARKET_LOT_SIZE',
+        minQty: r.minBase,
+        maxQty: '10000',
+        stepSize: r.sizeStep,
+      },
+      { filterType: 'MAX_NUM_ORDERS', limit: 200 },
+      { filterType: 'MAX_NUM_ALGO_ORDERS', limit: 100 },
+      { filterType: 'MIN_NOTIONAL', notional: r.minNotionalUsd },
+      {
+        filterType: 'PERCENT_PRICE',
+        multiplierUp: '1.1500',
+        multiplierDown: '0.8500',
+        multiplierDecimal: 4,
+      },
+    ],
+    OrderType: ['LIMIT', 'MARKET'],
+    timeInForce: ['GTC', 'IOC', 'GTX'],
+    liquidationFee: '0.010000',
+    marketTakeBound: '0.30',
+  }
+}
+
+/** The parsed filters of a listed symbol. @throws AsterFakeError -1121 */
+export function filtersOf(state: AsterFakeState, symbol: string): AsterFilters {
+  const r = state.exchange.rules(symbol)
+  const f = r ? parseAsterFilters(symbolInfo(r)) : null
+  if (!f) throw invalidSymbol()
+  return f
+}
+
+function requireSymbol(state: AsterFakeState, q: Query): string {
+  const symbol = q.get('symbol') ?? ''
+  if (!state.exchange.rules(symbol)) throw invalidSymbol()
+  return symbol
+}
+
+function premium(state: AsterFakeState, symbol: string) {
+  const q = state.exchange.quote(symbol)
+  const now = state.now()
+  return {
+    symbol,
+    markPrice: q.mark,
+    indexPrice: q.mark,
+    estimatedSettlePrice: q.mark,
+    lastFundingRate: decString(
+      dec(q.fundingRateHourly).mul(FAKE_FUNDING_INTERVAL_HOURS),
+    ),
+    interestRate: '0.00010000',
+    nextFundingTime: Math.floor(now / HOUR) * HOUR + HOUR,
+    time: now,
+  }
+}
+
+function fundingInfo(state: AsterFakeState, symbol: string) {
+  return {
+    symbol,
+    interestRate: '0.00010000',
+    time: state.now(),
+    fundingIntervalHours: FAKE_FUNDING_INTERVAL_HOURS,
+    fundingFeeCap: 0.03,
+    fundingFeeFloor: -0.03,
+  }
+}
+
+function bookTicker(state: AsterFakeState, symbol: string) {
+  const book = state.exchange.book(symbol)
+  const mark = state.exchange.quote(symbol).mark
+  const bid = book.bids[0]
+  const ask = book.asks[0]
+  return {
+    symbol,
+    bidPrice: bid ? decString(bid.price) : mark,
+    bidQty: bid ? decString(bid.size) : '0',
+    askPrice: ask ? decString(ask.price) : mark,
+    askQty: ask ? decString(ask.size) : '0',
+    time: state.now(),
+  }
+}
+
+const all = (state: AsterFakeState) =>
+  state.exchange.listed().map((r) => r.symbol)
+
+/**
+ * The public (MARKET_DATA / NONE) GET routes.
+ * @returns the JSON answer, or undefined when `path` is not one of them
+ */
+export function handleMarket(
+  state: AsterFakeState,
+  path: string,
+  q: Query,
+): unknown {
+  switch (path) {
+    case '/fapi/v3/ping':
+      return {}
+    case '/fapi/v3/time':
+      return { serverTime: state.now() }
+    case '/fapi/v3/exchangeInfo':
+      return {
+        timezone: 'UTC',
+        serverTime: state.now(),
+        rateLimits: [
+          {
+            rateLimitType: 'REQUEST_WEIGHT',
+            interval: 'MINUTE',
+            intervalNum: 1,
+            limit: 2400,
+          },
+          {
+            rateLimitType: 'ORDERS',
+            interval: 'MINUTE',
+            intervalNum: 1,
+            limit: 1200,
+          },
+        ],
+        exchangeFilters: [],
+        assets: [
+          { asset: 'USDT', marginAvailable: true, autoAssetExchange: 0 },
+        ],
+        symbols: state.exchange.listed().map(symbolInfo),
+      }
+    case '/fapi/v3/premiumIndex':
+      return q.has('symbol')
+        ? premium(state, requireSymbol(state, q))
+        : all(state).map((s) => premium(state, s))
+    case '/fapi/v3/fundingInfo':
+      return q.has('symbol')
+        ? [fundingInfo(state, requireSymbol(state, q))]
+        : all(state).map((s) => fundingInfo(state, s))
+    case '/fapi/v3/ticker/bookTicker':
+      return q.has('symbol')
+        ? bookTicker(state, requireSymbol(state, q))
+        : all(state).map((s) => bookTicker(state, s))
+    case '/fapi/v3/depth': {
+      const symbol = requireSymbol(state, q)
+      const limit = Number(q.get('limit') ?? 500)
+      const book = state.exchange.book(symbol)
+      const level = (l: SimLevel) => [decString(l.price), decString(l.size)]
+      return {
+        lastUpdateId: state.now(),
+        E: state.now(),
+        T: state.now(),
+        bids: book.bids.slice(0, limit).map(level),
+        asks: book.asks.slice(0, limit).map(level),
+      }
+    }
+    default:
+      return undefined
+  }
+}

@@ -1,0 +1,121 @@
+import type { SimExchange } from '../simExchange.js'
+import { AsterFakeError } from './asterFakeError.js'
+
+/** An API wallet as `GET /fapi/v3/agent` lists it. */
+export interface AsterFakeAgent {
+  readonly agentAddress: string
+  readonly agentName: string
+  readonly ipWhitelist: string
+  /** expiry, Unix ms */
+  readonly expired: number
+  readonly canSpotTrade: boolean
+  readonly canPerpTrade: boolean
+  readonly canWithdraw: boolean
+}
+
+/** What the fake remembers of an order it placed on the engine. */
+export interface AsterFakeOrder {
+  readonly user: string
+  readonly symbol: string
+  readonly orderId: number
+  /** the posted `newClientOrderId`, also the engine's client order id */
+  readonly clientOrderId: string
+  readonly side: 'BUY' | 'SELL'
+  readonly type: 'LIMIT' | 'MARKET'
+  readonly timeInForce: string
+  readonly price: string
+  readonly reduceOnly: boolean
+  readonly time: number
+  readonly builder: string | null
+  readonly feeRate: string | null
+}
+
+/** The protocol state the engine does not keep. */
+export interface AsterFakeState {
+  readonly exchange: SimExchange
+  readonly testnet: boolean
+  /** ms */
+  readonly now: () => number
+  /** user (lowercase) → agent (lowercase) → agent */
+  readonly agents: Map<string, Map<string, AsterFakeAgent>>
+  /** `user|builder` (lowercase) → approved max fee rate */
+  readonly builders: Map<string, string>
+  /** user (lowercase) → the last nonces, at most NONCE_MEMORY */
+  readonly nonces: Map<string, number[]>
+  /** users in Hedge Mode */
+  readonly hedge: Set<string>
+  /** `user|clientOrderId` → order */
+  readonly orders: Map<string, AsterFakeOrder>
+  readonly byOrderId: Map<number, AsterFakeOrder>
+  nextOrderId: number
+}
+
+/** Aster keeps the most recent 100 nonces per user. */
+export const NONCE_MEMORY = 100
+/** Nonces must be within 10 s of server time, in microseconds. */
+export const NONCE_WINDOW_US = 10_000_000
+
+export function createAsterFakeState(
+  exchange: SimExchange,
+  testnet: boolean,
+  now: () => number,
+): AsterFakeState {
+  return {
+    exchange,
+    testnet,
+    now,
+    agents: new Map(),
+    builders: new Map(),
+    nonces: new Map(),
+    hedge: new Set(),
+    orders: new Map(),
+    byOrderId: new Map(),
+    nextOrderId: 1,
+  }
+}
+
+/** Rejection of a used, stale or future nonce, as the noop demo shows it. */
+const nonceExpired = () => new AsterFakeError(-4225, 'Nonce Expired')
+
+/**
+ * Checks and records a user's nonce (futures v3 doc "V3 Nonce Mechanism"):
+ * not used before, within 10 s of the fake's clock, and not below the
+ * smallest of the last 100 once that list is full.
+ * @throws AsterFakeError -4225 when refused
+ */
+export function useNonce(state: AsterFakeState, user: string, raw: string) {
+  if (!/^\d{1,16}$/.test(raw)) throw nonceExpired()
+  const nonce = Number(raw)
+  const nowUs = state.now() * 1000
+  if (Math.abs(nonce - nowUs) > NONCE_WINDOW_US) throw nonceExpired()
+  const key = user.toLowerCase()
+  const seen = state.nonces.get(key) ?? []
+  if (seen.includes(nonce)) throw nonceExpired()
+  if (seen.length >= NONCE_MEMORY && nonce < Math.min(...seen)) {
+    throw nonceExpired()
+  }
+  seen.push(nonce)
+  if (seen.length > NONCE_MEMORY)
+    seen.splice(seen.indexOf(Math.min(...seen)), 1)
+  state.nonces.set(key, seen)
+}
+
+/** The agent `signer` of `user`, when approved and not expired. */
+export function liveAgent(
+  state: AsterFakeState,
+  user: string,
+  signer: string,
+): AsterFakeAgent | undefined {
+  const a = state.agents.get(user.toLowerCase())?.get(signer.toLowerCase())
+  return a && a.expired > state.now() ? a : undefined
+}
+
+/** True when the engine has an account for `user` (the faucet made it). */
+export function hasAccount(state: AsterFakeState, user: string): boolean {
+  try {
+    state.exchange.accountIndex(user)
+    return true
+  } catch {
+    return false
+  }
+}

@@ -1,0 +1,233 @@
+import {
+  createServer,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { SimExchange } from '../simExchange.js'
+import {
+  agents,
+  approveAgent,
+  income,
+  positionMode,
+  positionRisk,
+} from './asterFakeAccount.js'
+import { authenticate, authenticateMain } from './asterFakeAuth.js'
+import { AsterFakeError } from './asterFakeError.js'
+import { handleMarket } from './asterFakeMarket.js'
+import { cancelOrder, placeOrder, queryOrder } from './asterFakeOrders.js'
+import {
+  type AsterFakeAgent,
+  type AsterFakeState,
+  createAsterFakeState,
+} from './asterFakeState.js'
+
+export interface AsterFakeOptions {
+  /** the simulated `aster` venue traded through the fake */
+  readonly exchange: SimExchange
+  /** @default '127.0.0.1' */
+  readonly host?: string | undefined
+  /** 0 picks a free port @default 0 */
+  readonly port?: number | undefined
+  /** chain 714 and `AsterChain` 'Testnet' @default false */
+  readonly testnet?: boolean | undefined
+  /** ms, for nonces and expiries; use the exchange's clock @default Date.now */
+  readonly now?: (() => number) | undefined
+}
+
+export interface AsterFake {
+  /** base URL; requests go to `${url}/fapi/v3/…` */
+  readonly url: string
+  close(): Promise<void>
+  /** the API wallets `user` approved, as `GET /fapi/v3/agent` lists them */
+  agents(user: string): AsterFakeAgent[]
+  /** the builder fee cap `user` approved for `builder`, if any */
+  builderCap(user: string, builder: string): string | undefined
+  /** the builder fields an order was placed with */
+  orderBuilder(
+    user: string,
+    clientOrderId: string,
+  ): { builder: string | null; feeRate: string | null } | undefined
+}
+
+const MAX_BODY = 64 * 1024
+const UNKNOWN_STATUS = {
+  code: -1007,
+  msg: 'Timeout waiting for response from backend server. Send status unknown; execution status unknown.',
+}
+
+/** Request weights of the routes that are not 1 (futures v3 doc). */
+const WEIGHTS: Record<string, number> = {
+  'GET /fapi/v3/positionRisk': 5,
+  'GET /fapi/v3/income': 30,
+  'GET /fapi/v3/positionSide/dual': 30,
+}
+
+type Signed = (
+  state: AsterFakeState,
+  user: string,
+  pairs: readonly (readonly [string, string])[],
+  method: string,
+) => unknown
+
+/** Agent-signed routes by `METHOD path`. */
+const SIGNED: Record<string, Signed> = {
+  'POST /fapi/v3/order': placeOrder,
+  'GET /fapi/v3/order': queryOrder,
+  'DELETE /fapi/v3/order': cancelOrder,
+  'GET /fapi/v3/positionRisk': positionRisk,
+  'GET /fapi/v3/positionSide/dual': positionMode,
+  'POST /fapi/v3/positionSide/dual': positionMode,
+  'GET /fapi/v3/income': income,
+  'GET /fapi/v3/agent': (state, user) => agents(state, user),
+  'POST /fapi/v3/noop': () => ({ code: 200, msg: 'success' }),
+}
+
+/**
+ * Starts an HTTP server speaking Aster's Futures V3 protocol (`/fapi/v3`)
+ * over a simulated `aster` exchange. Agent-signed requests are verified
+ * from the exact received query or body (minus `&signature=…`) with the
+ * `Message` EIP-712 scheme; the signer must be an agent the user approved
+ * through `POST /fapi/v3/approveAgent`, whose main-wallet signature is
+ * verified over the dynamic struct rebuilt from the posted parameters.
+ * Nonces: 10 s window, no reuse, last 100 per user (-4225). Symbol filters
+ * and engine rejects answer with Aster's codes; one-way mode only.
+ * Engine faults: `outage` → 503 before anything; `timeoutAfterAccept` →
+ * an order is placed, then the answer is HTTP 503 (status unknown);
+ * `latencyMs` delays every answer.
+ * @example const fake = await startAsterFake({ exchange, port: 0 })
+ */
+export async function startAsterFake(
+  options: AsterFakeOptions,
+): Promise<AsterFake> {
+  if (options.exchange.venue !== 'aster') {
+    throw new RangeError(`an aster fake needs the aster exchange`)
+  }
+  const now = options.now ?? Date.now
+  const state = createAsterFakeState(
+    options.exchange,
+    options.testnet ?? false,
+    now,
+  )
+  let minute = -1
+  let used = 0
+  const weigh = (route: string) => {
+    const m = Math.floor(now() / 60_000)
+    if (m !== minute) {
+      minute = m
+      used = 0
+    }
+    used += WEIGHTS[route] ?? 1
+    return used
+  }
+
+  const server = createServer((req, res) => {
+    serve(req, res).catch((e: unknown) => {
+      if (res.headersSent) res.destroy()
+      else if (e instanceof AsterFakeError) {
+        send(res, e.status, { code: e.code, msg: e.message })
+      } else send(res, 500, { code: -1000, msg: String(e) })
+    })
+  })
+
+  async function serve(req: IncomingMessage, res: ServerResponse) {
+    const [path = '', query = ''] = (req.url ?? '').split('?', 2)
+    const method = req.method ?? 'GET'
+    const route = `${method} ${path}`
+    const body = method === 'GET' ? '' : await readBody(req)
+    res.setHeader('X-MBX-USED-WEIGHT-1m', String(weigh(route)))
+    const faults = options.exchange.faults()
+    if (faults.latencyMs > 0) {
+      await new Promise((r) => setTimeout(r, faults.latencyMs))
+    }
+    if (faults.outage) {
+      send(res, 503, { code: -1001, msg: 'Service Unavailable' })
+      return
+    }
+    if (method === 'GET') {
+      const answer = handleMarket(state, path, new URLSearchParams(query))
+      if (answer !== undefined) {
+        send(res, 200, answer)
+        return
+      }
+    }
+    // POST / DELETE: the form body, or the whole string in the query
+    const raw = method === 'GET' || body.length === 0 ? query : body
+    if (route === 'POST /fapi/v3/approveAgent') {
+      const { user, pairs } = await authenticateMain(state, raw, 'ApproveAgent')
+      send(res, 200, approveAgent(state, user, pairs))
+      return
+    }
+    const handler = SIGNED[route]
+    if (!handler) {
+      send(res, 404, { code: -1000, msg: `unknown route ${route}` })
+      return
+    }
+    const { user, pairs } = await authenticate(state, raw)
+    const answer = handler(state, user, pairs, method)
+    if (
+      route === 'POST /fapi/v3/order' &&
+      options.exchange.rollFault('timeoutAfterAccept')
+    ) {
+      send(res, 503, UNKNOWN_STATUS)
+      return
+    }
+    send(res, 200, answer)
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const { address, port } = server.address() as AddressInfo
+  const host = address.includes(':') ? `[${address}]` : address
+  return {
+    url: `http://${host}:${port}`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections()
+        server.close((e) => (e ? reject(e) : resolve()))
+      }),
+    agents: (user) => [
+      ...(state.agents.get(user.toLowerCase())?.values() ?? []),
+    ],
+    builderCap: (user, builder) =>
+      state.builders.get(`${user.toLowerCase()}|${builder.toLowerCase()}`),
+    orderBuilder: (user, clientOrderId) => {
+      const o = state.orders.get(`${user.toLowerCase()}|${clientOrderId}`)
+      return o && { builder: o.builder, feeRate: o.feeRate }
+    },
+  }
+}
+
+function send(res: ServerResponse, status: number, body: unknown) {
+  res.writeHead(status, { 'content-type': 'application/json' })
+  res.end(JSON.stringify(body))
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let size = 0
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => {
+      size += c.length
+      if (size > MAX_BODY) {
+        reject(
+          new AsterFakeError(
+            -1101,
+            'Too many parameters sent for this endpoint.',
+            413,
+          ),
+        )
+        req.destroy()
+        return
+      }
+      chunks.push(c)
+    })
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    req.on('error', reject)
+  })
+}
