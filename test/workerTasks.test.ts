@@ -46,10 +46,22 @@ describe.each(dialects())(
     }
 
     test('pending → running with every field, funding accrues, close → closed', async () => {
+      // what each leg asks its venue for: the aster leg is paired with a
+      // Lighter venue (builder fees double), the lighter leg is not
+      const paired: Record<string, boolean[]> = { aster: [], lighter: [] }
+      for (const v of ['aster', 'lighter'] as const) {
+        const a = bed.venues.adapters[v]
+        const place = a.place.bind(a)
+        a.place = (c, r) => {
+          paired[v]?.push(r.pairedWithLighter === true)
+          return place(c, r)
+        }
+      }
       const id = await create()
       await bed.drain()
       const running = await get(id)
       expect(running.status).toBe('running')
+      expect(paired).toEqual({ aster: [true], lighter: [false] })
       for (const f of [
         'longSize',
         'shortSize',

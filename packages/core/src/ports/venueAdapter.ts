@@ -27,6 +27,11 @@ export interface VenueOrderRequest {
   readonly reduceOnly: boolean
   /** deterministic id the order can be found by after an uncertain send */
   readonly clientOrderId: string
+  /**
+   * A strategy leg whose other leg is on a Lighter venue: where a builder
+   * fee is charged (hl, aster), it is doubled (contract: 0.015% → 0.03%)
+   */
+  readonly pairedWithLighter?: boolean | undefined
 }
 
 export type VenueOrderState =

@@ -92,6 +92,10 @@ export async function processTask(
           venueOf(task, l),
         ),
         market: marketOf(task, l),
+        pairedWithLighter: venueOf(
+          task,
+          l === 'long' ? 'short' : 'long',
+        ).startsWith('lighter'),
       })
       io = { long: await leg('long'), short: await leg('short') }
       return io

@@ -88,6 +88,8 @@ export interface LegIo {
   readonly adapter: VenueAdapter
   readonly cred: VenueCredential
   readonly market: string
+  /** the other leg trades on a Lighter venue (doubles builder fees) */
+  readonly pairedWithLighter: boolean
 }
 
 /**
@@ -129,6 +131,7 @@ export async function driveLegs(
           timeInForce: 'ioc',
           reduceOnly: order.reduceOnly,
           clientOrderId: order.clientOrderId,
+          pairedWithLighter: ctx.pairedWithLighter,
         })
         legs[leg] = fromVenue(order, placed)
       } catch (err) {

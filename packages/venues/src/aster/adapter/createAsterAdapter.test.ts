@@ -331,6 +331,19 @@ describe('Aster adapter: builder fee, funding, tick grid', () => {
       builder: '0x1111111111111111111111111111111111111111',
       feeRate: '0.00015',
     })
+    // a strategy leg paired with a Lighter venue pays twice the base fee
+    const paired = cloid()
+    await adapter.place(cred, {
+      market: 'SOLUSDT',
+      side: 'long',
+      size: '1',
+      price: (Math.ceil(mark * 101) / 100).toFixed(2),
+      timeInForce: 'ioc',
+      reduceOnly: false,
+      clientOrderId: paired,
+      pairedWithLighter: true,
+    })
+    expect(fake.orderBuilder(cred.owner, paired)?.feeRate).toBe('0.0003')
     // funding settles hourly on the engine and is read back as income
     now += 2 * 3_600_000 + 1_000
     const paid = await adapter.funding(

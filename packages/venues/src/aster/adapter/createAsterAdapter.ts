@@ -49,7 +49,10 @@ import {
 /** Builder fee attached to every order (approved in the agent approval). */
 export interface AsterBuilderFee {
   readonly address: string
-  /** decimal fraction: `'0.00015'` (0.015%), `'0.0003'` on Lighter-paired legs */
+  /**
+   * decimal fraction, e.g. `'0.00015'` (0.015%); doubled on strategy legs
+   * paired with a Lighter venue (`pairedWithLighter`)
+   */
   readonly feeRate: string
 }
 
@@ -301,7 +304,10 @@ export function createAsterAdapter(options: AsterAdapterOptions): VenueAdapter {
         ['newOrderRespType', 'RESULT'],
       ]
       if (builder) {
-        params.push(['builder', builder.address], ['feeRate', builder.feeRate])
+        const rate = order.pairedWithLighter
+          ? decString(dec(builder.feeRate).mul(2))
+          : builder.feeRate
+        params.push(['builder', builder.address], ['feeRate', rate])
       }
       const raw = await signed(cred, 'POST', '/fapi/v3/order', params, 'write')
       const placed = parseAsterOrder(raw, order.clientOrderId)
@@ -445,8 +451,9 @@ function positive(v: string, name: string): string {
 
 function requireRate(rate: string): string {
   const d = decField(rate)
-  if (d === null || dec(d).lt(0) || dec(d).gt('0.001')) {
-    throw new RangeError(`builder feeRate must be a fraction ≤ 0.001: ${rate}`)
+  // doubled on Lighter-paired legs, it must stay within the 0.1% cap
+  if (d === null || dec(d).lt(0) || dec(d).mul(2).gt('0.001')) {
+    throw new RangeError(`builder feeRate must be a fraction ≤ 0.0005: ${rate}`)
   }
   return d
 }

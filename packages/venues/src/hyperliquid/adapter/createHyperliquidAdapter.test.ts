@@ -233,6 +233,27 @@ describe('place', () => {
     expect(signer).toBe(AGENT)
   })
 
+  test('builder fee: 15 tenths of a bp, doubled on a Lighter-paired leg', async () => {
+    exchangeAnswer = () => orderOk({ resting: { oid: 1 } })
+    const builder = `0x${'Ab'.repeat(20)}`
+    const a = createHyperliquidAdapter({
+      baseUrl: BASE,
+      isMainnet: false,
+      clock,
+      builder: { address: builder, feeTenthsBp: 15 },
+    })
+    await a.place(cred, order({ timeInForce: 'gtc' }))
+    await a.place(cred, order({ timeInForce: 'gtc', pairedWithLighter: true }))
+    const sent = exchangeCalls as { action: { builder?: unknown } }[]
+    expect(sent.map((c) => c.action.builder)).toEqual([
+      { b: builder.toLowerCase(), f: 15 },
+      { b: builder.toLowerCase(), f: 30 },
+    ])
+    // without a builder, no builder field is signed
+    await adapter().place(cred, order({ timeInForce: 'gtc' }))
+    expect(sent[2]?.action).not.toHaveProperty('builder')
+  })
+
   test('nonces strictly increase within one adapter', async () => {
     exchangeAnswer = () => orderOk({ resting: { oid: 1 } })
     const a = adapter()

@@ -46,6 +46,13 @@ export interface HyperliquidAdapterOptions {
    * answer was lost can only have landed within this window @default 60_000
    */
   readonly orderActionTtlMs?: number | undefined
+  /**
+   * Builder fee on every order, in tenths of a basis point (contract: 15);
+   * doubled on strategy legs paired with a Lighter venue
+   */
+  readonly builder?:
+    | { readonly address: string; readonly feeTenthsBp: number }
+    | undefined
   /** ms the market universe is cached @default 60_000 */
   readonly metaTtlMs?: number | undefined
   /**
@@ -184,17 +191,24 @@ export function createHyperliquidAdapter(
       }
       let action: object
       try {
-        action = orderAction([
-          {
-            asset: a.asset,
-            isBuy: order.side === 'long',
-            price,
-            size,
-            reduceOnly: order.reduceOnly,
-            tif: TIF[order.timeInForce],
-            cloid: order.clientOrderId,
+        action = orderAction(
+          [
+            {
+              asset: a.asset,
+              isBuy: order.side === 'long',
+              price,
+              size,
+              reduceOnly: order.reduceOnly,
+              tif: TIF[order.timeInForce],
+              cloid: order.clientOrderId,
+            },
+          ],
+          options.builder && {
+            address: options.builder.address,
+            feeTenthsBp:
+              options.builder.feeTenthsBp * (order.pairedWithLighter ? 2 : 1),
           },
-        ])
+        )
       } catch (err) {
         throw new VenueRejectedError(
           err instanceof Error ? err.message : String(err),
