@@ -83,7 +83,11 @@ describe.each(dialects())(
 
     beforeAll(async () => {
       sim = createSimVenues({ seed: 41 })
-      venues = await composeVenues(sim, config, {}, { hlMainnet: true })
+      venues = await composeVenues(
+        sim,
+        {},
+        { hlMainnet: true, asterTestnet: false, config },
+      )
       const secrets = createAesGcmSecrets(
         deriveKey(MASTER, 'venue-credentials'),
       )

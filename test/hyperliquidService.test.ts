@@ -49,11 +49,16 @@ describe.each(dialects())(
       sim = createSimVenues({ seed: 31 })
       venues = await composeVenues(
         sim,
-        config,
         {},
         {
           hlMainnet: true,
-          store: { counters: { next: (n, f) => svcCounters(n, f) } },
+          asterTestnet: false,
+          config,
+          store: {
+            counters: {
+              next: (n: string, f: number) => svcCounters(n, f),
+            },
+          },
         },
       )
       const secrets = createAesGcmSecrets(

@@ -1,7 +1,5 @@
 import {
-  type BindingConfig,
   type MarketData,
-  type Store,
   UnavailableError,
   type VenueAdapter,
   type VenueBinder,
@@ -9,54 +7,75 @@ import {
   VenueUnavailableError,
 } from '@dn/core'
 import {
-  createSimBinders,
   type SimVenues,
+  startAsterFake,
   startHyperliquidFake,
+  startLighterFake,
 } from '@dn/venues'
 import {
   composeProtocolVenues,
+  PROTOCOL_VENUES,
   type ProtocolUrls,
+  type ProtocolVenueOptions,
 } from './composeProtocolVenues.js'
 
 export interface ComposedVenues {
   readonly adapters: Record<VenueId, VenueAdapter>
   readonly binders: Record<VenueId, VenueBinder>
   readonly marketData: MarketData
-  /** where each protocol venue is spoken to (a local fake unless given) */
+  /** where each venue is spoken to (a local fake unless given) */
   readonly protocolUrls: ProtocolUrls
   close(): Promise<void>
 }
 
 /**
- * The venues `dn up` trades on. Protocol venues speak their real protocol:
- * to a local fake over the simulated engine by default, or to the URL
- * given (e.g. Hyperliquid's testnet). The others use paper adapters over
- * the simulated engines until their protocol adapters land.
+ * The venues `dn up` trades on, each through its real protocol: to a
+ * local fake over the simulated engine by default, or to the URL given
+ * (e.g. Hyperliquid's testnet).
  */
 export async function composeVenues(
   sim: SimVenues,
-  config: BindingConfig,
   given: ProtocolUrls,
-  options: {
-    readonly hlMainnet: boolean
-    /** shares nonces across processes when given */
-    readonly store?: Pick<Store, 'counters'> | undefined
-  },
+  options: ProtocolVenueOptions,
 ): Promise<ComposedVenues> {
   const closers: Array<() => Promise<void>> = []
   const urls: Partial<Record<VenueId, string>> = { ...given }
-  if (!urls.hl) {
-    const fake = await startHyperliquidFake({
-      exchange: sim.exchanges.hl,
-      port: 0,
-      isMainnet: options.hlMainnet,
-    })
-    closers.push(fake.close)
-    urls.hl = fake.url
+  const now = () => sim.clock.now()
+  try {
+    for (const venue of PROTOCOL_VENUES) {
+      if (urls[venue]) continue
+      const fake =
+        venue === 'hl'
+          ? await startHyperliquidFake({
+              exchange: sim.exchanges.hl,
+              port: 0,
+              isMainnet: options.hlMainnet,
+              now,
+            })
+          : venue === 'aster'
+            ? await startAsterFake({
+                exchange: sim.exchanges.aster,
+                port: 0,
+                testnet: options.asterTestnet,
+                now,
+              })
+            : await startLighterFake({
+                exchange: sim.exchanges[venue],
+                venue,
+                port: 0,
+                testnet: options.config.lighterTestnet,
+                now,
+              })
+      closers.push(fake.close)
+      urls[venue] = fake.url
+    }
+  } catch (err) {
+    for (const close of closers) await close()
+    throw err
   }
   const protocol = composeProtocolVenues(urls, options)
-  const adapters = { ...sim.adapters, ...protocol.adapters }
-  const binders = { ...createSimBinders(sim, config), ...protocol.binders }
+  const adapters = protocol.adapters as Record<VenueId, VenueAdapter>
+  const binders = protocol.binders as Record<VenueId, VenueBinder>
   return {
     adapters,
     binders,

@@ -6,7 +6,11 @@ import {
 import { startHttpServer } from '@dn/server'
 import { createSimVenues, startFaucetServer } from '@dn/venues'
 import type { Command } from 'commander'
-import { protocolUrlsFromEnv } from '../composeProtocolVenues.js'
+import {
+  addVenueUrlOptions,
+  protocolUrlsFromEnv,
+  protocolVenueOptions,
+} from '../composeProtocolVenues.js'
 import { composeServerDeps } from '../composeServerDeps.js'
 import { composeVenues } from '../composeVenues.js'
 import { composeWorkerDeps } from '../composeWorkerDeps.js'
@@ -25,6 +29,9 @@ interface UpFlags extends CommonFlags {
   simPort: string
   seed: string
   hlUrl?: string
+  lighterUrl?: string
+  lighterMainnetUrl?: string
+  asterUrl?: string
 }
 
 /**
@@ -42,9 +49,8 @@ export async function runUp(
   const bindingConfig = bindingConfigFromEnv(env)
   const venues = await composeVenues(
     sim,
-    bindingConfig,
     protocolUrlsFromEnv(env, flags),
-    { hlMainnet: !envFlag(env.DN_HL_TESTNET, false), store },
+    protocolVenueOptions(env, store, masterKey),
   )
   const { binders } = venues
   const deps = composeServerDeps({
@@ -130,10 +136,7 @@ export function registerUpCommands(program: Command): void {
         'postgres://... or sqlite:<path> (default: <data>/dn.sqlite)',
       )
       .option('--seed <n>', 'seed of the simulated markets', '1')
-    cmd.option(
-      '--hl-url <url>',
-      'Hyperliquid API base URL (default: the local protocol fake; DN_HL_URL)',
-    )
+    addVenueUrlOptions(cmd, 'the local protocol fake')
     if (mode === 'up')
       cmd.option(
         '--sim-port <port>',

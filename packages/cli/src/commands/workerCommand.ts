@@ -10,14 +10,16 @@ import {
 import { createSimRpcAdapter } from '@dn/venues'
 import type { Command } from 'commander'
 import {
+  addVenueUrlOptions,
   composeProtocolVenues,
   type ProtocolUrls,
   protocolUrlsFromEnv,
+  protocolVenueOptions,
+  type VenueUrlFlags,
 } from '../composeProtocolVenues.js'
 import { composeWorkerDeps } from '../composeWorkerDeps.js'
 import {
   type CommonFlags,
-  envFlag,
   onShutdown,
   openRuntime,
 } from '../runtimeConfig.js'
@@ -33,7 +35,7 @@ export function registerWorkerCommands(program: Command): void {
     .description(
       'run a worker (`dn worker`), or fence every worker (`dn worker fence`)',
     )
-  worker
+  const run = worker
     .command('run', { isDefault: true })
     .description('run a worker that executes tasks and orders')
     .option(
@@ -47,14 +49,10 @@ export function registerWorkerCommands(program: Command): void {
       'simulated venues to trade on (a `dn up --sim-port`)',
       process.env.DN_SIM_URL ?? 'http://127.0.0.1:8081',
     )
-    .option(
-      '--hl-url <url>',
-      'Hyperliquid API base URL (default: the protocol fake of --sim-url; DN_HL_URL)',
-    )
     .option('--lease-ms <ms>', 'lease length of a claim', '30000')
     .action(async (flags: WorkerFlags) => {
       const { masterKey, store } = await openRuntime(flags, false)
-      const { adapters, binders } = await workerVenues(flags, store)
+      const { adapters, binders } = await workerVenues(flags, store, masterKey)
       const deps = composeWorkerDeps({
         store,
         adapters,
@@ -83,6 +81,8 @@ export function registerWorkerCommands(program: Command): void {
       }
     })
 
+  addVenueUrlOptions(run, 'the protocol fake published by --sim-url')
+
   worker
     .command('fence')
     .description(
@@ -106,10 +106,9 @@ export function registerWorkerCommands(program: Command): void {
     })
 }
 
-interface WorkerFlags extends CommonFlags {
+interface WorkerFlags extends CommonFlags, VenueUrlFlags {
   readonly simUrl: string
   readonly leaseMs: string
-  readonly hlUrl?: string
 }
 
 /**
@@ -120,6 +119,7 @@ interface WorkerFlags extends CommonFlags {
 async function workerVenues(
   flags: WorkerFlags,
   store: Store,
+  masterKey: Buffer,
 ): Promise<{
   adapters: Record<VenueId, VenueAdapter>
   binders: Partial<Record<VenueId, VenueBinder>>
@@ -128,10 +128,10 @@ async function workerVenues(
     ...(await publishedProtocolUrls(flags.simUrl)),
     ...protocolUrlsFromEnv(process.env, flags),
   }
-  const protocol = composeProtocolVenues(urls, {
-    hlMainnet: !envFlag(process.env.DN_HL_TESTNET, false),
-    store,
-  })
+  const protocol = composeProtocolVenues(
+    urls,
+    protocolVenueOptions(process.env, store, masterKey),
+  )
   const adapters = {} as Record<VenueId, VenueAdapter>
   for (const venue of VENUES) {
     adapters[venue] =

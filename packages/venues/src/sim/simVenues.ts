@@ -29,6 +29,8 @@ export interface SimVenues {
   readonly exchanges: Readonly<Record<VenueId, SimExchange>>
   readonly adapters: Readonly<Record<VenueId, VenueAdapter>>
   readonly marketData: MarketData
+  /** the clock every engine runs on (protocol fakes share it) */
+  readonly clock: Clock
   /** credits collateral (default USD 100 000), creating the account */
   faucet(
     venue: VenueId,
@@ -76,6 +78,7 @@ export function createSimVenues(options: SimVenuesOptions = {}): SimVenues {
     exchanges,
     adapters,
     marketData,
+    clock,
     faucet: (venue, owner, usd = DEFAULT_FAUCET_USD) =>
       exchanges[venue].faucet(owner, usd),
   }
