@@ -128,6 +128,16 @@ export async function completeLighterBinding(
       await t.sendTx(tx.txType, tx.txInfo)
     } catch (err) {
       const refused = refusal(err)
+      if (refused?.outcome === 'failed' && refused.code === 'venue_rejected') {
+        // the L2 signature is ours, by the key we just made: the venue
+        // verifying it against another chain is the one way it fails
+        if (/signature/i.test(refused.message)) {
+          return failed(
+            'invalid_signing_chain',
+            `${venue} refused a ChangePubKey signed for chain ${deps.chainId} (${refused.message}); the deployment signs with another chain: fix the configuration and prepare a new binding`,
+          )
+        }
+      }
       if (refused) return refused
       if (!(err instanceof UncertainSubmissionError)) throw err
     }

@@ -181,6 +181,35 @@ for (const [venue, seed] of [
       expect(fake.state.keys.has(`${accountIndex}:5`)).toBe(false)
     })
 
+    test('error: a deployment signing for another chain than the venue fails invalid_signing_chain at the venue', async () => {
+      // server and worker both think testnet (300); the venue is production
+      const testnet = createLighterBinder({
+        venue,
+        baseUrl: fake.url,
+        testnet: true,
+      })
+      const wallet = privateKeyToAccount(generatePrivateKey())
+      const owner = wallet.address.toLowerCase()
+      const { accountIndex } = exchange.faucet(owner, 1_000)
+      const target = { venue, accountIndex }
+      const prepared = await testnet.prepare(owner, target, {
+        ...config,
+        lighterTestnet: true,
+      })
+      const signatures = await signAll(prepared, wallet)
+      const result = await testnet.complete(owner, {
+        target,
+        ...prepared,
+        signatures,
+      })
+      expect(result).toMatchObject({
+        outcome: 'failed',
+        code: 'invalid_signing_chain',
+        retryable: false,
+      })
+      expect(fake.state.keys.has(`${accountIndex}:5`)).toBe(false)
+    })
+
     test('error: a failed lookup is VenueUnavailableError, never missing', async () => {
       exchange.setFaults({ outage: true })
       try {
