@@ -166,11 +166,19 @@ export {
   LIGHTER_ORDER_TYPE,
   LIGHTER_TIME_IN_FORCE,
 } from './lighter/signer/createOrder.js'
+export { ecgfp5 } from './lighter/signer/ecgfp5.js'
+export { ecgfp5Scalar } from './lighter/signer/ecgfp5Scalar.js'
 export {
   generateLighterKeyPair,
   type LighterKeys,
   lighterPublicKey,
 } from './lighter/signer/lighterKeys.js'
+export { poseidon2 } from './lighter/signer/poseidon2.js'
+export {
+  type Fp5,
+  quinticExtension,
+} from './lighter/signer/quinticExtension.js'
+export { type SchnorrSignature, schnorr } from './lighter/signer/schnorr.js'
 export type { LighterTxAttributes } from './lighter/signer/txAttributes.js'
 export type {
   LighterSignedTx,

@@ -18,11 +18,7 @@ import {
   type VenueUrlFlags,
 } from '../composeProtocolVenues.js'
 import { composeWorkerDeps } from '../composeWorkerDeps.js'
-import {
-  type CommonFlags,
-  onShutdown,
-  openRuntime,
-} from '../runtimeConfig.js'
+import { type CommonFlags, onShutdown, openRuntime } from '../runtimeConfig.js'
 
 /**
  * `dn worker`: one worker process; run several against PostgreSQL.
