@@ -1,14 +1,16 @@
 import { composeVenues, composeWorkerDeps, deriveKey } from '@dn/cli'
-import { createDnClient, type DnClient } from '@dn/client'
+import { createDnClient, type DnApiError, type DnClient } from '@dn/client'
 import {
   type BindingConfig,
   createAdapterOrderLookup,
   createAesGcmSecrets,
   type RunningWorker,
+  resolveCredential,
   startWorker,
   type VenueId,
 } from '@dn/core'
 import {
+  createLighterAdapter,
   createSimVenues,
   lighterClientOrderIndex,
   type SimVenues,
@@ -256,5 +258,145 @@ describe.each(dialects())(
         expect(closed.status).toBe('closed')
       })
     })
+
+    describe('Lighter refusals surface as the contract says', () => {
+      test('a wallet naming an account index it does not own: 403 account_not_owned; an unknown index: 422 venue_account_not_found', async () => {
+        const stranger = privateKeyToAccount(generatePrivateKey())
+        sim.faucet('lighter', stranger.address.toLowerCase())
+        const anon = createDnClient({ baseUrl: svc.url })
+        const bind = (accountIndex: number) =>
+          anon
+            .bindVenues(stranger, [{ venue: 'lighter', accountIndex }], {
+              intervalMs: 25,
+              timeoutMs: 5_000,
+            })
+            .then(
+              () => null,
+              (e: DnApiError) => [e.status, e.code],
+            )
+        // the venue's accountsByL1Address says whose index this is
+        expect(await bind(index.lighter as number)).toEqual([
+          403,
+          'account_not_owned',
+        ])
+        expect(await bind(999_999)).toEqual([422, 'venue_account_not_found'])
+      })
+
+      test('a nonce another process used first: refused by the venue, resynchronized, the order fills once', async () => {
+        const secrets = createAesGcmSecrets(
+          deriveKey(MASTER, 'venue-credentials'),
+        )
+        const cred = await resolveCredential(
+          svc.store,
+          secrets,
+          owner,
+          'lighter',
+        )
+        const mark = Number(
+          (await venues.marketData.quote('lighter', 'ETH')).mark,
+        )
+        const ioc = (clientOrderId: string) => ({
+          market: 'ETH',
+          side: 'long' as const,
+          size: '0.01',
+          price: (Math.ceil(mark * 101) / 100).toFixed(2),
+          timeInForce: 'ioc' as const,
+          reduceOnly: false,
+          clientOrderId,
+        })
+        // another worker process on the same API key, with its own count
+        const other = createLighterAdapter({
+          venue: 'lighter',
+          baseUrl: venues.protocolUrls.lighter as string,
+        })
+        const stray = `0x${'ab'.repeat(16)}`
+        expect((await other.place(cred, ioc(stray))).state).toBe('filled')
+        const before = await fakeNonce()
+        const { orderId } = await dn.createOrder({
+          venue: 'lighter',
+          market: 'ETH',
+          side: 'long',
+          orderType: 'market',
+          sizeBase: 0.01,
+        })
+        const order = await wait(orderId, ['filled', 'rejected', 'unknown'])
+        expect(order.status).toBe('filled')
+        expect(engineOrders('lighter', order.clientOrderId)).toBe(1)
+        // the service's cached nonce was the one the stray order used: it
+        // was refused, re-read from nextNonce, and used exactly once more
+        expect(await fakeNonce()).toBe(before + 1)
+      })
+    })
+
+    test('a deployment signing for another Lighter chain than the venue: the binding fails invalid_signing_chain', async () => {
+      // the same venues, served by a deployment configured for testnet (300)
+      const testnet = { ...config, lighterTestnet: true }
+      const wrong = await composeVenues(sim, venues.protocolUrls, {
+        hlMainnet: true,
+        asterTestnet: false,
+        config: testnet,
+      })
+      const svc2 = await startTestService({
+        dialect,
+        rateLimit: 100_000,
+        markets: wrong.marketData,
+        binding: {
+          binders: wrong.binders,
+          secrets: createAesGcmSecrets(deriveKey(MASTER, 'venue-credentials')),
+          config: testnet,
+        },
+      })
+      const worker2 = startWorker(
+        composeWorkerDeps({
+          store: svc2.store,
+          adapters: wrong.adapters,
+          binders: wrong.binders,
+          masterKey: MASTER,
+          workerId: `protocols-testnet-${dialect}`,
+          logger: { info: () => {}, error: () => {} },
+        }),
+        { idleMs: 25 },
+      )
+      try {
+        const w = privateKeyToAccount(generatePrivateKey())
+        const { accountIndex } = sim.faucet('lighter', w.address.toLowerCase())
+        const batch = await createDnClient({ baseUrl: svc2.url }).bindVenues(
+          w,
+          [{ venue: 'lighter', accountIndex }],
+          { intervalMs: 25, timeoutMs: 20_000 },
+        )
+        expect(batch.status).toBe('failed')
+        expect(batch.results[0]).toMatchObject({
+          venue: 'lighter',
+          status: 'failed',
+          code: 'invalid_signing_chain',
+          retryable: false,
+        })
+        // nothing was registered at the venue for that account (while the
+        // correctly configured service's binding registered its key)
+        const keysOf = async (account: number) => {
+          const url = new URL('/api/v1/apikeys', venues.protocolUrls.lighter)
+          url.searchParams.set('account_index', String(account))
+          url.searchParams.set('api_key_index', '255')
+          const res = await fetch(url)
+          expect(res.status).toBe(200)
+          return ((await res.json()) as { api_keys: unknown[] }).api_keys
+        }
+        expect(await keysOf(accountIndex)).toEqual([])
+        expect(await keysOf(index.lighter as number)).toHaveLength(1)
+      } finally {
+        await worker2.stop()
+        await svc2.close()
+        await wrong.close()
+      }
+    })
+
+    /** the venue's next nonce for the service's Lighter key (slot 5) */
+    const fakeNonce = async (): Promise<number> => {
+      const url = new URL('/api/v1/nextNonce', venues.protocolUrls.lighter)
+      url.searchParams.set('account_index', String(index.lighter))
+      url.searchParams.set('api_key_index', '5')
+      return ((await (await fetch(url)).json()) as { nonce: number }).nonce
+    }
   },
 )

@@ -73,7 +73,7 @@ for (const [venue, seed] of [
       ).toBe('not_owned')
       expect(
         await binder.findAccount(owner, { venue, accountIndex: 99_999 }),
-      ).toBe('not_owned')
+      ).toBe('missing')
 
       const prepared = await binder.prepare(owner, target, config)
       expect(prepared.credentialRef).toBe(`${accountIndex}:5`)

@@ -110,8 +110,12 @@ export function createLighterBinder(
         isObj(a) && typeof a.l1_address === 'string' ? a.l1_address : ''
       return l1.toLowerCase() === owner.toLowerCase() ? 'found' : 'not_owned'
     } catch (err) {
-      if (err instanceof LighterRejectedError) return 'not_owned'
-      throw err
+      if (!(err instanceof LighterRejectedError)) throw err
+      // no such account at all: it is missing, not someone else's
+      if (/not found/i.test(err.reason)) return 'missing'
+      throw new VenueUnavailableError(`lighter account: ${err.reason}`, {
+        cause: err,
+      })
     }
   }
 
