@@ -1,4 +1,10 @@
-import { composeVenues, composeWorkerDeps, deriveKey } from '@dn/cli'
+import {
+  composeProtocolVenues,
+  composeVenues,
+  composeWorkerDeps,
+  deriveKey,
+  protocolVenueOptions,
+} from '@dn/cli'
 import { createDnClient, type DnApiError, type DnClient } from '@dn/client'
 import {
   type BindingConfig,
@@ -389,6 +395,47 @@ describe.each(dialects())(
         await svc2.close()
         await wrong.close()
       }
+    })
+
+    describe('Aster: an existing binding is checked live at the venue', () => {
+      test('binding aster again while its agent is listed: already_bound', async () => {
+        // the service asks the venue, not its own records
+        const binder = venues.binders.aster
+        const isUsable = binder.isUsable.bind(binder)
+        const asked: boolean[] = []
+        binder.isUsable = async (o, ref) => {
+          const usable = await isUsable(o, ref)
+          asked.push(usable)
+          return usable
+        }
+        try {
+          const anon = createDnClient({ baseUrl: svc.url })
+          const again = await anon.bindVenues(wallet, [{ venue: 'aster' }], {
+            intervalMs: 25,
+            timeoutMs: 5_000,
+          })
+          expect(again.results).toMatchObject([
+            { venue: 'aster', status: 'already_bound' },
+          ])
+          expect(again.signRequests).toEqual([])
+          expect(asked).toEqual([true])
+        } finally {
+          binder.isUsable = isUsable
+        }
+      })
+
+      test('a restarted process checks the agent with the key from the store', async () => {
+        const binding = await svc.store.bindings.get(owner, 'aster')
+        const ref = binding?.credentialRef as string
+        // a fresh binder remembers nothing: only the stored key can sign
+        const fresh = composeProtocolVenues(
+          { aster: venues.protocolUrls.aster as string },
+          protocolVenueOptions({}, svc.store, MASTER),
+        ).binders.aster
+        expect(await fresh?.isUsable(owner, ref)).toBe(true)
+        const stranger = privateKeyToAccount(generatePrivateKey()).address
+        expect(await fresh?.isUsable(owner, stranger)).toBe(false)
+      })
     })
 
     /** the venue's next nonce for the service's Lighter key (slot 5) */

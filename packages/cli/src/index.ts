@@ -1,4 +1,12 @@
 export {
+  composeProtocolVenues,
+  PROTOCOL_VENUES,
+  type ProtocolUrls,
+  type ProtocolVenueOptions,
+  protocolUrlsFromEnv,
+  protocolVenueOptions,
+} from './composeProtocolVenues.js'
+export {
   type ComposeServerDepsOptions,
   composeServerDeps,
 } from './composeServerDeps.js'
