@@ -1,34 +1,17 @@
 import {
   dec,
-  decString,
   type VenueOrder,
   type VenueOrderState,
   type VenuePosition,
-  VenueUnavailableError,
+  type VenueUnavailableError,
 } from '@dn/core'
+import { decField, isObj, unexpectedAnswer } from '../../wire/jsonFields.js'
 
-type Json = Record<string, unknown>
-
-export function isObj(v: unknown): v is Json {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-}
+export { decField, isObj }
 
 /** An unreadable answer to a read. */
 export function badRead(what: string, raw: unknown): VenueUnavailableError {
-  return new VenueUnavailableError(
-    `aster ${what}: unexpected answer ${JSON.stringify(raw)?.slice(0, 200)}`,
-  )
-}
-
-/** A finite decimal string (or number) as a canonical decimal string. */
-export function decField(v: unknown): string | null {
-  if (typeof v !== 'string' && typeof v !== 'number') return null
-  try {
-    const d = dec(v)
-    return d.isFinite() ? decString(d) : null
-  } catch {
-    return null
-  }
+  return unexpectedAnswer('aster', what, raw)
 }
 
 const STATES: Record<string, VenueOrderState> = {

@@ -18,6 +18,7 @@ import {
 } from '@dn/core'
 import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import { decField, isObj, unexpectedAnswer } from '../../wire/jsonFields.js'
 import { isValidHlPrice } from '../precision/formatHlPrice.js'
 import { signL1Action } from '../signing/l1Signature.js'
 import { createNonceClock } from '../signing/nonceClock.js'
@@ -331,25 +332,8 @@ export function createHyperliquidAdapter(
 
 // ---------------------------------------------------------------- helpers
 
-function isObj(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-}
-
 function badRead(what: string, raw: unknown): VenueUnavailableError {
-  return new VenueUnavailableError(
-    `hyperliquid ${what}: unexpected answer ${JSON.stringify(raw)?.slice(0, 200)}`,
-  )
-}
-
-/** A finite decimal string (or number) as a canonical decimal string. */
-function decField(v: unknown): string | null {
-  if (typeof v !== 'string' && typeof v !== 'number') return null
-  try {
-    const d = dec(v)
-    return d.isFinite() ? decString(d) : null
-  } catch {
-    return null
-  }
+  return unexpectedAnswer('hyperliquid', what, raw)
 }
 
 function wireDecimal(v: string): string | null {

@@ -1,4 +1,5 @@
-import { type Clock, dec, decString, VenueUnavailableError } from '@dn/core'
+import type { Clock, VenueUnavailableError } from '@dn/core'
+import { decField, isObj, unexpectedAnswer } from '../../wire/jsonFields.js'
 import type { HlPost } from './hlTransport.js'
 
 /** One listed perp, with its global asset id (what orders carry). */
@@ -93,25 +94,8 @@ export function createHlUniverse(
   }
 }
 
-function isObj(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-}
-
 function badRead(what: string, raw: unknown): VenueUnavailableError {
-  return new VenueUnavailableError(
-    `hyperliquid ${what}: unexpected answer ${JSON.stringify(raw)?.slice(0, 200)}`,
-  )
-}
-
-/** A finite decimal string (or number) as a canonical decimal string. */
-function decField(v: unknown): string | null {
-  if (typeof v !== 'string' && typeof v !== 'number') return null
-  try {
-    const d = dec(v)
-    return d.isFinite() ? decString(d) : null
-  } catch {
-    return null
-  }
+  return unexpectedAnswer('hyperliquid', what, raw)
 }
 
 function parseMetaAndCtxs(raw: unknown, offset: number): HlMeta {

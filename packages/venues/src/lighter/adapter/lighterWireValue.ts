@@ -1,40 +1,24 @@
-import { dec, decString, VenueUnavailableError } from '@dn/core'
+import { dec, decString, type VenueUnavailableError } from '@dn/core'
+import {
+  decField as decimal,
+  intField,
+  isObj,
+  type Json,
+  unexpectedAnswer,
+} from '../../wire/jsonFields.js'
 
-/**
- * Small readers of Lighter's JSON: decimal strings, integers, objects.
- * A field of the wrong shape is an answer the adapter cannot trust, so it
- * fails VenueUnavailableError rather than guessing.
- *
- * @module
- */
-
-export type Json = Record<string, unknown>
-
-export function isObj(v: unknown): v is Json {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-}
+export { intField, isObj, type Json }
 
 export function badAnswer(what: string, raw: unknown): VenueUnavailableError {
-  return new VenueUnavailableError(
-    `lighter ${what}: unexpected answer ${JSON.stringify(raw)?.slice(0, 200)}`,
-  )
+  return unexpectedAnswer('lighter', what, raw)
 }
 
-/** A decimal string or number as a canonical decimal string, else null. */
+/**
+ * A decimal string or number as a canonical decimal string, else null;
+ * Lighter prints some fractions with a trailing `%`
+ */
 export function decField(v: unknown): string | null {
-  if (typeof v !== 'string' && typeof v !== 'number') return null
-  try {
-    const d = dec(String(v).replace(/%$/, ''))
-    return d.isFinite() ? decString(d) : null
-  } catch {
-    return null
-  }
-}
-
-/** A safe integer field (numbers or digit strings), else null. */
-export function intField(v: unknown): number | null {
-  const n = typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v
-  return typeof n === 'number' && Number.isSafeInteger(n) ? n : null
+  return decimal(typeof v === 'string' ? v.replace(/%$/, '') : v)
 }
 
 /** `value x 10^decimals` when that is an integer, else null. */

@@ -3,7 +3,7 @@ import {
   type IncomingMessage,
   type ServerResponse,
 } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { listen, readBody, sendJson as send } from '../loopbackHttp.js'
 import type { SimExchange } from '../simExchange.js'
 import {
   agents,
@@ -134,7 +134,19 @@ export async function startAsterFake(
     const [path = '', query = ''] = (req.url ?? '').split('?', 2)
     const method = req.method ?? 'GET'
     const route = `${method} ${path}`
-    const body = method === 'GET' ? '' : await readBody(req)
+    const body =
+      method === 'GET'
+        ? ''
+        : await readBody(
+            req,
+            MAX_BODY,
+            () =>
+              new AsterFakeError(
+                -1101,
+                'Too many parameters sent for this endpoint.',
+                413,
+              ),
+          )
     res.setHeader('X-MBX-USED-WEIGHT-1m', String(weigh(route)))
     const faults = options.exchange.faults()
     if (faults.latencyMs > 0) {
@@ -175,22 +187,10 @@ export async function startAsterFake(
     send(res, 200, answer)
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject)
-      resolve()
-    })
-  })
-  const { address, port } = server.address() as AddressInfo
-  const host = address.includes(':') ? `[${address}]` : address
+  const listening = await listen(server, options.host, options.port)
   return {
-    url: `http://${host}:${port}`,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections()
-        server.close((e) => (e ? reject(e) : resolve()))
-      }),
+    url: listening.url,
+    close: listening.close,
     agents: (user) => [
       ...(state.agents.get(user.toLowerCase())?.values() ?? []),
     ],
@@ -201,33 +201,4 @@ export async function startAsterFake(
       return o && { builder: o.builder, feeRate: o.feeRate }
     },
   }
-}
-
-function send(res: ServerResponse, status: number, body: unknown) {
-  res.writeHead(status, { 'content-type': 'application/json' })
-  res.end(JSON.stringify(body))
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let size = 0
-    const chunks: Buffer[] = []
-    req.on('data', (c: Buffer) => {
-      size += c.length
-      if (size > MAX_BODY) {
-        reject(
-          new AsterFakeError(
-            -1101,
-            'Too many parameters sent for this endpoint.',
-            413,
-          ),
-        )
-        req.destroy()
-        return
-      }
-      chunks.push(c)
-    })
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
-    req.on('error', reject)
-  })
 }

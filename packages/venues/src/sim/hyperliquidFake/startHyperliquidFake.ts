@@ -3,7 +3,7 @@ import {
   type IncomingMessage,
   type ServerResponse,
 } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { listen, readBody } from '../loopbackHttp.js'
 import type { SimExchange } from '../simExchange.js'
 import { handleExchange } from './hlExchange.js'
 import { createHlFakeState, type HlFakeAgent } from './hlFakeState.js'
@@ -64,7 +64,9 @@ export async function startHyperliquidFake(
     }
     let body: Record<string, unknown>
     try {
-      const parsed: unknown = JSON.parse(await readBody(req))
+      const parsed: unknown = JSON.parse(
+        await readBody(req, MAX_BODY, () => new SyntaxError('body too large')),
+      )
       if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
         throw new SyntaxError('not an object')
       }
@@ -98,22 +100,10 @@ export async function startHyperliquidFake(
     send(res, 200, answer)
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject)
-      resolve()
-    })
-  })
-  const { address, port } = server.address() as AddressInfo
-  const host = address.includes(':') ? `[${address}]` : address
+  const listening = await listen(server, options.host, options.port)
   return {
-    url: `http://${host}:${port}`,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections()
-        server.close((e) => (e ? reject(e) : resolve()))
-      }),
+    url: listening.url,
+    close: listening.close,
     agents: (user) => [
       ...(state.agentsByUser.get(user.toLowerCase())?.values() ?? []),
     ],
@@ -127,22 +117,4 @@ function send(res: ServerResponse, status: number, body: unknown) {
       typeof body === 'string' ? 'text/plain' : 'application/json',
   })
   res.end(text)
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let size = 0
-    const chunks: Buffer[] = []
-    req.on('data', (c: Buffer) => {
-      size += c.length
-      if (size > MAX_BODY) {
-        reject(new SyntaxError('body too large'))
-        req.destroy()
-        return
-      }
-      chunks.push(c)
-    })
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
-    req.on('error', reject)
-  })
 }

@@ -3,10 +3,10 @@ import {
   type IncomingMessage,
   type ServerResponse,
 } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { lighterClientOrderIndex } from '../../lighter/adapter/lighterClientOrderIndex.js'
 import { lighterSignerChainId } from '../../lighter/binding/lighterSignerChainId.js'
 import type { LighterVenue } from '../../lighter/binding/lighterVenue.js'
+import { listen, readBody, sendJson as send } from '../loopbackHttp.js'
 import type { SimExchange } from '../simExchange.js'
 import { handleSendTx } from './handleSendTx.js'
 import { LighterFakeError } from './lighterFakeError.js'
@@ -94,7 +94,13 @@ export async function startLighterFake(
     }
     try {
       if (req.method === 'POST' && path === 'sendTx') {
-        const form = new URLSearchParams(await readBody(req))
+        const form = new URLSearchParams(
+          await readBody(
+            req,
+            MAX_BODY,
+            () => new LighterFakeError(21501, 'body too large'),
+          ),
+        )
         const answer = await handleSendTx(state, form)
         if (options.exchange.rollFault('timeoutAfterAccept')) {
           req.socket.destroy()
@@ -123,48 +129,13 @@ export async function startLighterFake(
     }
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject)
-      resolve()
-    })
-  })
-  const { address, port } = server.address() as AddressInfo
-  const host = address.includes(':') ? `[${address}]` : address
+  const listening = await listen(server, options.host, options.port)
   return {
-    url: `http://${host}:${port}`,
+    url: listening.url,
     chainId,
     state,
     engineOrderId: (accountIndex, clientOrderId) =>
       engineOrderId(accountIndex, lighterClientOrderIndex(clientOrderId)),
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections()
-        server.close((e) => (e ? reject(e) : resolve()))
-      }),
+    close: listening.close,
   }
-}
-
-function send(res: ServerResponse, status: number, body: unknown) {
-  res.writeHead(status, { 'content-type': 'application/json' })
-  res.end(JSON.stringify(body))
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let size = 0
-    const chunks: Buffer[] = []
-    req.on('data', (c: Buffer) => {
-      size += c.length
-      if (size > MAX_BODY) {
-        reject(new LighterFakeError(21501, 'body too large'))
-        req.destroy()
-        return
-      }
-      chunks.push(c)
-    })
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
-    req.on('error', reject)
-  })
 }
