@@ -1,15 +1,12 @@
-import { composeVenues, composeWorkerDeps, deriveKey } from '@dn/cli'
-import { createDnClient, type DnClient } from '@dn/client'
+import { type ComposedVenues, deriveKey } from '@dn/cli'
+import type { DnClient } from '@dn/client'
 import {
   type BindingConfig,
   createAesGcmSecrets,
-  type RunningWorker,
   resolveCredential,
-  startWorker,
 } from '@dn/core'
 import {
   createHyperliquidAdapter,
-  createSimVenues,
   type SimVenues,
   signL1Action,
 } from '@dn/venues'
@@ -17,10 +14,10 @@ import type { Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import {
-  dialects,
-  startTestService,
-  type TestService,
-} from './support/testService.js'
+  type ProtocolService,
+  startProtocolService,
+} from './support/protocolService.js'
+import { dialects } from './support/testService.js'
 
 const MASTER = Buffer.alloc(32, 9)
 const config: BindingConfig = {
@@ -41,10 +38,9 @@ type Tamper = 'none' | 'signature' | 'nonce' | 'price'
 describe.each(dialects())(
   'Hyperliquid refusals through the service (%s)',
   (dialect) => {
+    let bed: ProtocolService
     let sim: SimVenues
-    let venues: Awaited<ReturnType<typeof composeVenues>>
-    let svc: TestService
-    let worker: RunningWorker
+    let venues: ComposedVenues
     let dn: DnClient
     const wallet = privateKeyToAccount(generatePrivateKey())
     let tamper: Tamper = 'none'
@@ -82,66 +78,39 @@ describe.each(dialects())(
     }
 
     beforeAll(async () => {
-      sim = createSimVenues({ seed: 41 })
-      venues = await composeVenues(
-        sim,
-        {},
-        { hlMainnet: true, asterTestnet: false, config },
-      )
-      const secrets = createAesGcmSecrets(
-        deriveKey(MASTER, 'venue-credentials'),
-      )
-      svc = await startTestService({
+      bed = await startProtocolService({
         dialect,
-        markets: venues.marketData,
-        binding: { binders: venues.binders, secrets, config },
-      })
-      const hl = createHyperliquidAdapter({
-        baseUrl: venues.protocolUrls.hl as string,
-        isMainnet: true,
-        fetchFn: wire,
-        nonceSource: async (_signer, now) => {
-          // a reused nonce: one the venue already took
-          if (tamper === 'nonce') return acceptedNonce
-          lastNonce = Math.max(lastNonce + 1, now)
-          return lastNonce
-        },
-      })
-      worker = startWorker(
-        composeWorkerDeps({
-          store: svc.store,
-          adapters: { ...venues.adapters, hl },
-          binders: venues.binders,
-          masterKey: MASTER,
-          workerId: `hl-refusals-${dialect}`,
-          logger: { info: () => {}, error: () => {} },
+        seed: 41,
+        masterKey: MASTER,
+        config,
+        workerId: `hl-refusals-${dialect}`,
+        // the worker trades hl through an adapter on the tampering wire
+        workerAdapters: (v) => ({
+          hl: createHyperliquidAdapter({
+            baseUrl: v.protocolUrls.hl as string,
+            isMainnet: true,
+            fetchFn: wire,
+            nonceSource: async (_signer, now) => {
+              // a reused nonce: one the venue already took
+              if (tamper === 'nonce') return acceptedNonce
+              lastNonce = Math.max(lastNonce + 1, now)
+              return lastNonce
+            },
+          }),
         }),
-        { idleMs: 25 },
-      )
-      const owner = wallet.address.toLowerCase()
-      sim.faucet('hl', owner)
-      sim.faucet('aster', owner)
-      const anon = createDnClient({ baseUrl: svc.url })
-      const batch = await anon.bindVenues(
-        wallet,
-        [{ venue: 'hl' }, { venue: 'aster' }],
-        { intervalMs: 25, timeoutMs: 20_000 },
-      )
-      expect(batch.results.map((r) => r.status)).toEqual(['bound', 'bound'])
-      const cred = await resolveCredential(svc.store, secrets, owner, 'hl')
-      agentKey = cred.secret as Hex
-      const key = await anon.createApiKey(wallet, {
-        venues: ['hl', 'aster'],
-        maxSizeUsd: 20_000,
       })
-      dn = createDnClient({ baseUrl: svc.url, apiKey: key.apiKey })
+      ;({ sim, venues } = bed)
+      dn = await bed.bindAndKey(wallet, [{ venue: 'hl' }, { venue: 'aster' }])
+      const cred = await resolveCredential(
+        bed.svc.store,
+        createAesGcmSecrets(deriveKey(MASTER, 'venue-credentials')),
+        wallet.address.toLowerCase(),
+        'hl',
+      )
+      agentKey = cred.secret as Hex
     }, 60_000)
 
-    afterAll(async () => {
-      await worker?.stop()
-      await svc?.close()
-      await venues?.close()
-    })
+    afterAll(() => bed?.close())
 
     async function orderWith(t: Tamper) {
       tamper = t

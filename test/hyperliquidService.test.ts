@@ -1,20 +1,14 @@
-import { composeVenues, composeWorkerDeps, deriveKey } from '@dn/cli'
-import { createDnClient, type DnClient } from '@dn/client'
-import {
-  type BindingConfig,
-  createAdapterOrderLookup,
-  createAesGcmSecrets,
-  type RunningWorker,
-  startWorker,
-} from '@dn/core'
-import { createSimVenues, type SimVenues } from '@dn/venues'
+import type { ComposedVenues } from '@dn/cli'
+import type { DnClient } from '@dn/client'
+import type { BindingConfig } from '@dn/core'
+import type { SimVenues } from '@dn/venues'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import {
-  dialects,
-  startTestService,
-  type TestService,
-} from './support/testService.js'
+  type ProtocolService,
+  startProtocolService,
+} from './support/protocolService.js'
+import { dialects } from './support/testService.js'
 
 const MASTER = Buffer.alloc(32, 7)
 const config: BindingConfig = {
@@ -32,87 +26,35 @@ const config: BindingConfig = {
 describe.each(dialects())(
   'Hyperliquid on the real protocol through the service (%s)',
   (dialect) => {
+    let bed: ProtocolService
     let sim: SimVenues
-    let venues: Awaited<ReturnType<typeof composeVenues>>
-    let svc: TestService
-    let worker: RunningWorker
+    let venues: ComposedVenues
     let dn: DnClient
     const wallet = privateKeyToAccount(generatePrivateKey())
     // nonces from the service's store, as dn up wires them
     const nonceNames = new Set<string>()
-    const svcCounters = (name: string, floor: number) => {
-      nonceNames.add(name)
-      return svc.store.counters.next(name, floor)
-    }
 
     beforeAll(async () => {
-      sim = createSimVenues({ seed: 31 })
-      venues = await composeVenues(
-        sim,
-        {},
-        {
-          hlMainnet: true,
-          asterTestnet: false,
-          config,
-          store: {
-            counters: {
-              next: (n: string, f: number) => svcCounters(n, f),
+      bed = await startProtocolService({
+        dialect,
+        seed: 31,
+        masterKey: MASTER,
+        config,
+        workerId: `hl-${dialect}`,
+        counters: (svc) => ({
+          counters: {
+            next: (name: string, floor: number) => {
+              nonceNames.add(name)
+              return svc().store.counters.next(name, floor)
             },
           },
-        },
-      )
-      const secrets = createAesGcmSecrets(
-        deriveKey(MASTER, 'venue-credentials'),
-      )
-      svc = await startTestService({
-        dialect,
-        markets: venues.marketData,
-        binding: { binders: venues.binders, secrets, config },
-        venueOrders: {
-          // svc is assigned before any resolve can call this
-          isLive: (order) =>
-            createAdapterOrderLookup({
-              repos: svc.store,
-              secrets,
-              adapters: venues.adapters,
-            }).isLive(order),
-        },
-      })
-      worker = startWorker(
-        composeWorkerDeps({
-          store: svc.store,
-          adapters: venues.adapters,
-          binders: venues.binders,
-          masterKey: MASTER,
-          workerId: `hl-${dialect}`,
-          logger: { info: () => {}, error: () => {} },
         }),
-        { idleMs: 25 },
-      )
-      for (const v of ['hl', 'aster'] as const)
-        sim.faucet(v, wallet.address.toLowerCase())
-      const anon = createDnClient({ baseUrl: svc.url })
-      const batch = await anon.bindVenues(
-        wallet,
-        [{ venue: 'hl' }, { venue: 'aster' }],
-        { intervalMs: 25, timeoutMs: 20_000 },
-      )
-      expect(batch.results.map((r) => `${r.venue}:${r.status}`)).toEqual([
-        'hl:bound',
-        'aster:bound',
-      ])
-      const key = await anon.createApiKey(wallet, {
-        venues: ['hl', 'aster'],
-        maxSizeUsd: 20_000,
       })
-      dn = createDnClient({ baseUrl: svc.url, apiKey: key.apiKey })
+      ;({ sim, venues } = bed)
+      dn = await bed.bindAndKey(wallet, [{ venue: 'hl' }, { venue: 'aster' }])
     }, 60_000)
 
-    afterAll(async () => {
-      await worker?.stop()
-      await svc?.close()
-      await venues?.close()
-    })
+    afterAll(() => bed?.close())
 
     const wait = (id: string, until?: string[]) =>
       dn.waitForOrder(id, {

@@ -1,4 +1,5 @@
 import {
+  type ComposedVenues,
   composeProtocolVenues,
   composeVenues,
   composeWorkerDeps,
@@ -8,21 +9,22 @@ import {
 import { createDnClient, type DnApiError, type DnClient } from '@dn/client'
 import {
   type BindingConfig,
-  createAdapterOrderLookup,
   createAesGcmSecrets,
-  type RunningWorker,
   resolveCredential,
   startWorker,
   type VenueId,
 } from '@dn/core'
 import {
   createLighterAdapter,
-  createSimVenues,
   lighterClientOrderIndex,
   type SimVenues,
 } from '@dn/venues'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import {
+  type ProtocolService,
+  startProtocolService,
+} from './support/protocolService.js'
 import {
   dialects,
   startTestService,
@@ -72,85 +74,38 @@ const CASES = [
 describe.each(dialects())(
   'Lighter and Aster on their real protocols through the service (%s)',
   (dialect) => {
+    let bed: ProtocolService
     let sim: SimVenues
-    let venues: Awaited<ReturnType<typeof composeVenues>>
+    let venues: ComposedVenues
     let svc: TestService
-    let worker: RunningWorker
     let dn: DnClient
     const wallet = privateKeyToAccount(generatePrivateKey())
     const owner = wallet.address.toLowerCase()
     const index: Partial<Record<VenueId, number>> = {}
 
     beforeAll(async () => {
-      sim = createSimVenues({ seed: 61 })
-      venues = await composeVenues(
-        sim,
-        {},
-        { hlMainnet: true, asterTestnet: false, config },
-      )
-      const secrets = createAesGcmSecrets(
-        deriveKey(MASTER, 'venue-credentials'),
-      )
-      svc = await startTestService({
+      bed = await startProtocolService({
         dialect,
-        // the client polls every 25 ms: keep the 120/min budget out of it
-        rateLimit: 100_000,
-        markets: venues.marketData,
-        binding: { binders: venues.binders, secrets, config },
-        venueOrders: {
-          isLive: (order) =>
-            createAdapterOrderLookup({
-              repos: svc.store,
-              secrets,
-              adapters: venues.adapters,
-            }).isLive(order),
-        },
+        seed: 61,
+        masterKey: MASTER,
+        config,
+        workerId: `protocols-${dialect}`,
       })
-      worker = startWorker(
-        composeWorkerDeps({
-          store: svc.store,
-          adapters: venues.adapters,
-          binders: venues.binders,
-          masterKey: MASTER,
-          workerId: `protocols-${dialect}`,
-          logger: { info: () => {}, error: () => {} },
-        }),
-        { idleMs: 25 },
-      )
-      for (const v of ['hl', 'lighter', 'lighter-mainnet', 'aster'] as const)
+      ;({ sim, venues, svc } = bed)
+      for (const v of ['lighter', 'lighter-mainnet'] as const)
         index[v] = sim.faucet(v, owner).accountIndex
-      const anon = createDnClient({ baseUrl: svc.url })
-      const batch = await anon.bindVenues(
-        wallet,
-        [
-          { venue: 'hl' },
-          { venue: 'lighter', accountIndex: index.lighter as number },
-          {
-            venue: 'lighter-mainnet',
-            accountIndex: index['lighter-mainnet'] as number,
-          },
-          { venue: 'aster' },
-        ],
-        { intervalMs: 25, timeoutMs: 30_000 },
-      )
-      expect(batch.results.map((r) => `${r.venue}:${r.status}`)).toEqual([
-        'hl:bound',
-        'lighter:bound',
-        'lighter-mainnet:bound',
-        'aster:bound',
+      dn = await bed.bindAndKey(wallet, [
+        { venue: 'hl' },
+        { venue: 'lighter', accountIndex: index.lighter as number },
+        {
+          venue: 'lighter-mainnet',
+          accountIndex: index['lighter-mainnet'] as number,
+        },
+        { venue: 'aster' },
       ])
-      const key = await anon.createApiKey(wallet, {
-        venues: ['hl', 'lighter', 'lighter-mainnet', 'aster'],
-        maxSizeUsd: 20_000,
-      })
-      dn = createDnClient({ baseUrl: svc.url, apiKey: key.apiKey })
     }, 60_000)
 
-    afterAll(async () => {
-      await worker?.stop()
-      await svc?.close()
-      await venues?.close()
-    })
+    afterAll(() => bed?.close())
 
     /** the engine's record of a service order (Lighter keys it by index) */
     const engineOrders = (venue: VenueId, clientOrderId: string) => {
