@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import {
   type ComposedVenues,
   composeProtocolVenues,
@@ -26,10 +27,12 @@ import {
   startProtocolService,
 } from './support/protocolService.js'
 import {
+  call,
   dialects,
   startTestService,
   type TestService,
 } from './support/testService.js'
+import { newNonce, signWalletMessage } from './support/wallet.js'
 
 const MASTER = Buffer.alloc(32, 5)
 const config: BindingConfig = {
@@ -243,6 +246,58 @@ describe.each(dialects())(
         expect(await bind(999_999)).toEqual([422, 'venue_account_not_found'])
       })
 
+      test('a Lighter registration signed by another wallet: 403 signature_mismatch, nothing registered', async () => {
+        const w = privateKeyToAccount(generatePrivateKey())
+        const who = w.address.toLowerCase()
+        const { accountIndex } = sim.faucet('lighter', who)
+        const targets = [{ venue: 'lighter', accountIndex }]
+        const nonce = newNonce()
+        const expiresAt = Math.floor(Date.now() / 1000) + 120
+        const prepared = await call(svc, 'POST', '/v1/venue-bindings/prepare', {
+          body: {
+            owner: who,
+            venues: targets,
+            authorization: {
+              nonce,
+              expiresAt,
+              signature: await signWalletMessage(w, 'prepare', {
+                owner: who,
+                venues: targets,
+                nonce,
+                expiresAt,
+              }),
+            },
+          },
+          idem: null,
+        })
+        expect(prepared.status, prepared.text).toBe(200)
+        const intruder = privateKeyToAccount(generatePrivateKey())
+        const requests = prepared.body.signRequests as {
+          requestId: string
+          payload: { message: string }
+        }[]
+        const signatures = await Promise.all(
+          requests.map(async (r) => ({
+            requestId: r.requestId,
+            signature: await intruder.signMessage({
+              message: r.payload.message,
+            }),
+          })),
+        )
+        const res = await call(
+          svc,
+          'POST',
+          `/v1/venue-bindings/${prepared.body.bindingId}/submit`,
+          { body: { signatures }, idem: randomUUID() },
+        )
+        expect(res.status).toBe(403)
+        expect(res.body).toEqual({
+          code: 'signature_mismatch',
+          error: expect.any(String),
+        })
+        expect(await lighterKeys(accountIndex)).toEqual([])
+      })
+
       test('a nonce another process used first: refused by the venue, resynchronized, the order fills once', async () => {
         const secrets = createAesGcmSecrets(
           deriveKey(MASTER, 'venue-credentials'),
@@ -335,16 +390,8 @@ describe.each(dialects())(
         })
         // nothing was registered at the venue for that account (while the
         // correctly configured service's binding registered its key)
-        const keysOf = async (account: number) => {
-          const url = new URL('/api/v1/apikeys', venues.protocolUrls.lighter)
-          url.searchParams.set('account_index', String(account))
-          url.searchParams.set('api_key_index', '255')
-          const res = await fetch(url)
-          expect(res.status).toBe(200)
-          return ((await res.json()) as { api_keys: unknown[] }).api_keys
-        }
-        expect(await keysOf(accountIndex)).toEqual([])
-        expect(await keysOf(index.lighter as number)).toHaveLength(1)
+        expect(await lighterKeys(accountIndex)).toEqual([])
+        expect(await lighterKeys(index.lighter as number)).toHaveLength(1)
       } finally {
         await worker2.stop()
         await svc2.close()
@@ -392,6 +439,16 @@ describe.each(dialects())(
         expect(await fresh?.isUsable(owner, stranger)).toBe(false)
       })
     })
+
+    /** the API keys the Lighter venue lists for an account */
+    const lighterKeys = async (account: number): Promise<unknown[]> => {
+      const url = new URL('/api/v1/apikeys', venues.protocolUrls.lighter)
+      url.searchParams.set('account_index', String(account))
+      url.searchParams.set('api_key_index', '255')
+      const res = await fetch(url)
+      expect(res.status).toBe(200)
+      return ((await res.json()) as { api_keys: unknown[] }).api_keys
+    }
 
     /** the venue's next nonce for the service's Lighter key (slot 5) */
     const fakeNonce = async (): Promise<number> => {
