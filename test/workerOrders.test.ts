@@ -1,4 +1,4 @@
-import { runWorkerRound } from '@dn/core'
+import { NEVER_PLACED_AFTER_MS, runWorkerRound, SEND_WINDOW_MS } from '@dn/core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { call, dialects, type TestOwner } from './support/testService.js'
 import { startWorkerBed, type WorkerBed } from './support/workerHarness.js'
@@ -294,6 +294,72 @@ describe.each(dialects())(
           .stats()
           .byClientOrderId.get(order.clientOrderId),
       ).toBe(1)
+    })
+
+    test('a submission that never reached the venue: unknown, then expired once its send window closed, never sent', async () => {
+      const id = await place({
+        venue: 'hl',
+        market: 'ETH',
+        side: 'long',
+        orderType: 'market',
+        sizeBase: 0.01,
+      })
+      // as if a worker committed `submitting` and died before sending
+      const at = bed.clock.now()
+      await bed.svc.store.orders.update(id, {
+        status: 'submitting',
+        submittedAt: new Date(at).toISOString(),
+        updatedAt: new Date(at).toISOString(),
+      })
+      await bed.drain()
+      expect((await get(id)).status).toBe('unknown')
+      // the venue could still execute it inside its window: keep asking
+      await bed.advance(SEND_WINDOW_MS + 30_000)
+      expect((await get(id)).status).toBe('unknown')
+      await bed.advance(NEVER_PLACED_AFTER_MS - SEND_WINDOW_MS)
+      const order = await get(id)
+      expect(order).toMatchObject({ status: 'expired', filledBase: '0' })
+      expect(order.error).toMatch(/never received/)
+      expect(
+        bed.venues.exchanges.hl
+          .stats()
+          .byClientOrderId.get(order.clientOrderId),
+      ).toBeUndefined()
+    })
+
+    test('a late submission is refused by the venue after its send window: nothing placed, sent again in a new window', async () => {
+      // the venue holds every request longer than its send window
+      const hl = bed.venues.adapters.hl
+      const venuePlace = hl.place.bind(hl)
+      const windows: number[] = []
+      hl.place = async (c, r) => {
+        windows.push((r.validUntil ?? 0) - bed.clock.now())
+        if (windows.length === 1) bed.clock.advance(SEND_WINDOW_MS + 1)
+        return venuePlace(c, r)
+      }
+      try {
+        const id = await place({
+          venue: 'hl',
+          market: 'ETH',
+          side: 'short',
+          orderType: 'market',
+          sizeBase: 0.01,
+        })
+        await bed.drain()
+        await bed.advance(6_000)
+        const order = await get(id)
+        expect(order.status).toBe('filled')
+        // the first request arrived too late and was refused unplaced
+        expect(windows[0]).toBe(SEND_WINDOW_MS)
+        expect(windows.length).toBe(2)
+        expect(
+          bed.venues.exchanges.hl
+            .stats()
+            .byClientOrderId.get(order.clientOrderId),
+        ).toBe(1)
+      } finally {
+        hl.place = venuePlace
+      }
     })
 
     test('a worker that died mid-submit leaves unknown; an operator resolves it after expiry', async () => {

@@ -1,3 +1,8 @@
+import {
+  NEVER_PLACED_AFTER_MS,
+  SEND_WINDOW_MS,
+  UncertainSubmissionError,
+} from '@dn/core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { call, dialects, type TestOwner } from './support/testService.js'
 import { startWorkerBed, type WorkerBed } from './support/workerHarness.js'
@@ -238,6 +243,73 @@ describe.each(dialects())(
       await post(id, 'close')
       await bed.drain()
       expect((await get(id)).status).toBe('closed')
+    })
+
+    test('an uncertain leg the venue shows late is waited for, not sent again', async () => {
+      const lighter = bed.venues.adapters.lighter
+      const { place, order } = lighter
+      let places = 0
+      let visibleFrom = Number.POSITIVE_INFINITY
+      lighter.place = async (c, r) => {
+        places++
+        await place.call(lighter, c, r)
+        // accepted, the answer lost, and the venue lists it only later
+        visibleFrom = bed.clock.now() + SEND_WINDOW_MS
+        throw new UncertainSubmissionError('answer lost')
+      }
+      lighter.order = async (c, m, id) =>
+        bed.clock.now() < visibleFrom ? null : order.call(lighter, c, m, id)
+      try {
+        const id = await create()
+        await bed.drain()
+        for (let i = 0; i < 5; i++) await bed.advance(5_000)
+        expect(places).toBe(1)
+        expect((await get(id)).status).toBe('pending')
+        await bed.advance(SEND_WINDOW_MS)
+        const t = await get(id)
+        expect(t.status).toBe('running')
+        expect(places).toBe(1)
+        expect(t.longSize).toBe(t.shortSize)
+        await post(id, 'close')
+        await bed.drain()
+      } finally {
+        lighter.place = place
+        lighter.order = order
+      }
+    })
+
+    test('an uncertain leg that never reached the venue is sent again once its window closed, once', async () => {
+      const lighter = bed.venues.adapters.lighter
+      const { place } = lighter
+      const sent: string[] = []
+      lighter.place = async (c, r) => {
+        sent.push(r.clientOrderId)
+        // the first request dies on the way; nothing reached the venue
+        if (sent.length === 1) throw new UncertainSubmissionError('timeout')
+        return place.call(lighter, c, r)
+      }
+      try {
+        const id = await create()
+        await bed.drain()
+        await bed.advance(NEVER_PLACED_AFTER_MS - 10_000)
+        expect(sent).toHaveLength(1)
+        expect((await get(id)).status).toBe('pending')
+        await bed.advance(20_000)
+        const t = await get(id)
+        expect(t.status).toBe('running')
+        // the same client order id, sent twice, placed once
+        expect(sent).toHaveLength(2)
+        expect(sent[1]).toBe(sent[0])
+        expect(
+          bed.venues.exchanges.lighter
+            .stats()
+            .byClientOrderId.get(sent[0] ?? ''),
+        ).toBe(1)
+        await post(id, 'close')
+        await bed.drain()
+      } finally {
+        lighter.place = place
+      }
     })
   },
 )

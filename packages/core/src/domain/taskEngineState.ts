@@ -19,6 +19,12 @@ export interface LegOrder {
   readonly averagePrice: string | null
   /** the venue refused it or it filled nothing */
   readonly failed: string | null
+  /**
+   * While `sending`: the signed deadline of the last send (ISO), after
+   * which the venue refuses it; null when nothing is in flight. Absent in
+   * states saved before deadlines existed (the operation start counts).
+   */
+  readonly sendBy?: string | null
 }
 
 export type TaskOperationKind = 'open' | 'close' | 'resize' | 'unwind'

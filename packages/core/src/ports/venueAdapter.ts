@@ -32,6 +32,14 @@ export interface VenueOrderRequest {
    * fee is charged (hl, aster), it is doubled (contract: 0.015% → 0.03%)
    */
   readonly pairedWithLighter?: boolean | undefined
+  /**
+   * Unix ms after which the venue must not execute this request. Adapters
+   * put it inside what they sign (Hyperliquid `expiresAfter`, Lighter
+   * `ExpiredAt`, Aster's nonce window) and refuse to send, with
+   * VenueUnavailableError, when they cannot honour it. So an order the
+   * venue does not know some time after `validUntil` never will exist.
+   */
+  readonly validUntil?: number | undefined
 }
 
 export type VenueOrderState =

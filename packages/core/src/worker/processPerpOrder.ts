@@ -16,6 +16,7 @@ import type {
 import { dec, decString, floorToStep } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
 import { resolveCredential } from './resolveCredential.js'
+import { NEVER_PLACED_AFTER_MS, SEND_WINDOW_MS } from './sendWindow.js'
 import type { WorkerDeps } from './workerDeps.js'
 
 /** Statuses the order worker claims. */
@@ -29,6 +30,7 @@ export const ACTIVE_ORDER_STATUSES: readonly PerpOrderStatus[] = [
 
 /** How often a resting order is polled. */
 const POLL_MS = 1_000
+
 /** Retry delay after a venue outage before anything was sent. */
 const OUTAGE_RETRY_MS = 2_000
 
@@ -174,6 +176,7 @@ async function submit(step: Step): Promise<number | null> {
         timeInForce: order.orderType === 'market' ? 'ioc' : order.timeInForce,
         reduceOnly: order.reduceOnly,
         clientOrderId: order.clientOrderId,
+        validUntil: now + SEND_WINDOW_MS,
       })
     } catch (err) {
       if (err instanceof VenueRejectedError) {
@@ -264,6 +267,24 @@ async function reconcile(step: Step): Promise<number | null> {
     throw err
   }
   if (seen === null) {
+    const sent =
+      order.submittedAt === null ? null : Date.parse(order.submittedAt)
+    if (
+      order.observedAt === null &&
+      sent !== null &&
+      now > sent + NEVER_PLACED_AFTER_MS
+    ) {
+      // the venue would refuse the submission by now, and has no such
+      // order: it never reached the venue, and never will
+      await step.save({
+        status: 'expired',
+        venueStatus: null,
+        error:
+          'the venue never received this order: not found after its send window closed',
+        observedAt: msToIso(now),
+      })
+      return null
+    }
     if (order.status !== 'unknown') {
       await step.save({
         status: 'unknown',

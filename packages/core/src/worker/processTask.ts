@@ -2,6 +2,7 @@ import type { TaskRecord, TaskStatus } from '../domain/task.js'
 import {
   EMPTY_ENGINE_STATE,
   type Leg,
+  type LegOrder,
   type TaskEngineState,
   type TaskOperation,
 } from '../domain/taskEngineState.js'
@@ -13,11 +14,14 @@ import { FencedOutError } from '../errors/worker.js'
 import type { TaskPatch } from '../ports/store.js'
 import { msToIso } from '../util/time.js'
 import { resolveCredential } from './resolveCredential.js'
+import { SEND_WINDOW_MS } from './sendWindow.js'
 import {
   allDone,
-  driveLegs,
   type LegIo,
+  lookUpLegs,
   marketOf,
+  sendingLegs,
+  sendLegs,
   venueOf,
 } from './taskLegOrders.js'
 import { withLegLocks } from './taskMarkets.js'
@@ -154,7 +158,19 @@ export function startOperation(
   seq: number,
   legs: TaskOperation['legs'],
 ): Promise<number | null> {
-  const op: TaskOperation = { kind, seq, startedAt: msToIso(step.now), legs }
+  // every leg is signed valid until `sendBy`, saved before it is sent
+  const sendBy = msToIso(step.now + SEND_WINDOW_MS)
+  const withDeadlines: Partial<Record<Leg, LegOrder>> = {}
+  for (const l of Object.keys(legs) as Leg[]) {
+    const order = legs[l]
+    if (order) withDeadlines[l] = { ...order, sendBy }
+  }
+  const op: TaskOperation = {
+    kind,
+    seq,
+    startedAt: msToIso(step.now),
+    legs: withDeadlines,
+  }
   return withLegLocks(step, async () => {
     await step.save({ engineState: { ...step.state, op, seq } })
     return resume(step, op, true)
@@ -168,12 +184,26 @@ export async function resume(
   fresh = false,
 ): Promise<number | null> {
   const io = await step.io()
-  const driven = await driveLegs(op, io, fresh)
+  let current = op
+  let toSend = sendingLegs(op)
+  let waiting: string[] = []
+  if (!fresh) {
+    const looked = await lookUpLegs(op, io, step.now)
+    current = looked.op
+    toSend = looked.resend
+    waiting = looked.waiting
+    if (toSend.length > 0) {
+      // the new deadlines are saved before anything is sent with them
+      await step.save({ engineState: { ...step.state, op: current } })
+    }
+  }
+  const driven = await sendLegs(current, io, toSend)
+  const unreachable = [...waiting, ...driven.unreachable]
   await step.save({
     engineState: { ...step.state, op: driven.op },
     error:
-      driven.unreachable.length > 0
-        ? `venue unreachable, retrying: ${driven.unreachable.join('; ')}`
+      unreachable.length > 0
+        ? `venue unreachable, retrying: ${unreachable.join('; ')}`
         : step.task.error,
   })
   if (!allDone(driven.op)) return step.now + RETRY_MS

@@ -15,6 +15,8 @@ import type {
   VenueOrder,
 } from '../ports/venueAdapter.js'
 import { dec, decString } from '../util/decimal.js'
+import { msToIso } from '../util/time.js'
+import { NEVER_PLACED_AFTER_MS, SEND_WINDOW_MS } from './sendWindow.js'
 
 /** Slippage allowed on the IOC orders a task sends, in basis points. */
 export const TASK_SLIPPAGE_BPS = 100
@@ -92,37 +94,91 @@ export interface LegIo {
   readonly pairedWithLighter: boolean
 }
 
+/** When a send may still land: its deadline, or the operation's (old states). */
+function sendDeadline(op: TaskOperation, order: LegOrder): number | null {
+  if (order.sendBy === undefined) {
+    return Date.parse(op.startedAt) + SEND_WINDOW_MS
+  }
+  return order.sendBy === null ? null : Date.parse(order.sendBy)
+}
+
 /**
- * Drives every `sending` leg of an operation one step. A leg just created
- * is placed; a leg found `sending` after a restart is first looked up by
- * its client order id and placed only if the venue has never seen it.
- * @returns the operation with updated legs, and whether a venue could not
- * be reached (retry later)
+ * Looks up every `sending` leg of an operation found after a restart or a
+ * failed round, by its client order id. A leg the venue has is taken from
+ * it. A leg it does not have is sent again only when no earlier send can
+ * still land: it was never sent, or its signed deadline has passed by
+ * the margin of `NEVER_PLACED_AFTER_MS`. Such legs get a new deadline
+ * (`sendBy`), which the caller saves before sending them.
+ * @returns the operation, the legs to send, and why the others wait
  */
-export async function driveLegs(
+export async function lookUpLegs(
   op: TaskOperation,
   io: Readonly<Partial<Record<Leg, LegIo>>>,
-  fresh: boolean,
-): Promise<{ op: TaskOperation; unreachable: string[] }> {
-  const unreachable: string[] = []
+  now: number,
+): Promise<{ op: TaskOperation; resend: Leg[]; waiting: string[] }> {
+  const waiting: string[] = []
+  const resend: Leg[] = []
   const legs = { ...op.legs }
   await Promise.all(
     (Object.keys(legs) as Leg[]).map(async (leg) => {
       const order = legs[leg]
       const ctx = io[leg]
       if (!order || order.state === 'done' || !ctx) return
+      let seen: VenueOrder | null
       try {
-        if (!fresh) {
-          const seen = await ctx.adapter.order(
-            ctx.cred,
-            ctx.market,
-            order.clientOrderId,
-          )
-          if (seen) {
-            legs[leg] = fromVenue(order, seen)
-            return
-          }
-        }
+        seen = await ctx.adapter.order(
+          ctx.cred,
+          ctx.market,
+          order.clientOrderId,
+        )
+      } catch (err) {
+        if (!(err instanceof VenueUnavailableError)) throw err
+        waiting.push(`${ctx.adapter.venue}: ${err.message}`)
+        return
+      }
+      if (seen) {
+        legs[leg] = fromVenue(order, seen)
+        return
+      }
+      const deadline = sendDeadline(op, order)
+      if (
+        deadline !== null &&
+        now <= deadline + NEVER_PLACED_AFTER_MS - SEND_WINDOW_MS
+      ) {
+        // an earlier send may still land: sending again could double it
+        waiting.push(
+          `${ctx.adapter.venue}: waiting for the send window of ${order.clientOrderId} to close`,
+        )
+        return
+      }
+      legs[leg] = { ...order, sendBy: msToIso(now + SEND_WINDOW_MS) }
+      resend.push(leg)
+    }),
+  )
+  return { op: { ...op, legs }, resend, waiting }
+}
+
+/**
+ * Sends the given legs, each valid until its `sendBy`, which the caller
+ * has saved. Refused: done and failed. Not sent (VenueUnavailableError):
+ * `sendBy` cleared, so the next round may send it again at once. Maybe
+ * sent (UncertainSubmissionError): stays `sending` until looked up.
+ * @returns the operation with updated legs, and what could not be reached
+ */
+export async function sendLegs(
+  op: TaskOperation,
+  io: Readonly<Partial<Record<Leg, LegIo>>>,
+  which: readonly Leg[],
+): Promise<{ op: TaskOperation; unreachable: string[] }> {
+  const unreachable: string[] = []
+  const legs = { ...op.legs }
+  await Promise.all(
+    which.map(async (leg) => {
+      const order = legs[leg]
+      const ctx = io[leg]
+      if (!order || order.state === 'done' || !ctx) return
+      const deadline = sendDeadline(op, order)
+      try {
         const placed = await ctx.adapter.place(ctx.cred, {
           market: ctx.market,
           side: order.side,
@@ -132,16 +188,18 @@ export async function driveLegs(
           reduceOnly: order.reduceOnly,
           clientOrderId: order.clientOrderId,
           pairedWithLighter: ctx.pairedWithLighter,
+          ...(deadline === null ? {} : { validUntil: deadline }),
         })
         legs[leg] = fromVenue(order, placed)
       } catch (err) {
         if (err instanceof VenueRejectedError) {
           legs[leg] = { ...order, state: 'done', failed: err.reason }
-        } else if (
-          err instanceof VenueUnavailableError ||
-          err instanceof UncertainSubmissionError
-        ) {
-          // stays `sending`: the next round looks it up by client order id
+        } else if (err instanceof VenueUnavailableError) {
+          // nothing left: the next round may send it again at once
+          legs[leg] = { ...order, sendBy: null }
+          unreachable.push(`${ctx.adapter.venue}: ${err.message}`)
+        } else if (err instanceof UncertainSubmissionError) {
+          // stays `sending` with its deadline: looked up, not resent
           unreachable.push(`${ctx.adapter.venue}: ${err.message}`)
         } else {
           throw err
@@ -150,6 +208,13 @@ export async function driveLegs(
     }),
   )
   return { op: { ...op, legs }, unreachable }
+}
+
+/** The legs of an operation still `sending`. */
+export function sendingLegs(op: TaskOperation): Leg[] {
+  return (Object.keys(op.legs) as Leg[]).filter(
+    (l) => op.legs[l]?.state === 'sending',
+  )
 }
 
 export function allDone(op: TaskOperation): boolean {

@@ -4,6 +4,7 @@ import {
   UncertainSubmissionError,
   type VenueAdapter,
   type VenueCredential,
+  VenueUnavailableError,
 } from '@dn/core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 
@@ -121,6 +122,33 @@ export function runVenueAdapterContract(
       )
       // cancelling a final order again is not an error
       await bed.adapter.cancel(bed.cred, bed.market, id)
+    })
+
+    test('a request past its validUntil is refused unsent; one inside it goes', async () => {
+      const { price, size } = await priced('long', 0.9)
+      const order = (clientOrderId: string, validUntil: number) => ({
+        market: bed.market,
+        side: 'long' as const,
+        size,
+        price,
+        timeInForce: 'gtc' as const,
+        reduceOnly: false,
+        clientOrderId,
+        validUntil,
+      })
+      const late = cloid()
+      await expect(
+        bed.adapter.place(bed.cred, order(late, Date.now() - 1_000)),
+      ).rejects.toBeInstanceOf(VenueUnavailableError)
+      expect(bed.placedCount(late)).toBe(0)
+      const live = cloid()
+      const placed = await bed.adapter.place(
+        bed.cred,
+        order(live, Date.now() + 30_000),
+      )
+      expect(placed.state).toBe('open')
+      expect(bed.placedCount(live)).toBe(1)
+      await bed.adapter.cancel(bed.cred, bed.market, live)
     })
 
     test('an unknown client order id is null', async () => {

@@ -18,7 +18,8 @@ import type { SimExchange } from './simExchange.js'
  * - reject (place only): VenueRejectedError, the engine never sees it;
  * - timeout after accept (place only): the engine executes the order, then
  *   the answer is lost: UncertainSubmissionError, and the order is there to
- *   be found by its client order id.
+ *   be found by its client order id;
+ * - a request past its `validUntil` is refused, nothing placed.
  *
  * `cred.owner` picks the account; on Lighter `cred.accountIndex` must be the
  * faucet's index for that owner, else VenueAccountNotFoundError.
@@ -59,6 +60,15 @@ export function createPaperAdapter(exchange: SimExchange): VenueAdapter {
     async place(cred, order) {
       await gate()
       const owner = ownerOf(cred)
+      // as the real venues do with their signed deadlines
+      if (
+        order.validUntil !== undefined &&
+        order.validUntil <= exchange.now()
+      ) {
+        throw new VenueUnavailableError(
+          `${venue} (simulated): the send window of ${order.clientOrderId} closed`,
+        )
+      }
       if (exchange.rollFault('reject')) {
         throw new VenueRejectedError('simulated reject')
       }

@@ -82,6 +82,8 @@ export interface SimFillView {
 /** One simulated venue: markets, accounts, orders, positions, faults. */
 export interface SimExchange {
   readonly venue: VenueId
+  /** the venue's clock, Unix ms */
+  now(): number
   /** the venue's listed markets */
   listed(): MarketRules[]
   rules(symbol: string): MarketRules | undefined
@@ -144,6 +146,7 @@ export function createSimExchange(options: SimExchangeOptions): SimExchange {
   }
   return {
     venue: state.venue,
+    now: () => state.clock.now(),
     listed: () => [...state.markets.values()].map((m) => rulesOf(m.market)),
     rules: (symbol) => {
       const m = state.markets.get(symbol)

@@ -86,6 +86,8 @@ export interface AsterAdapterOptions {
   readonly maxLeverage?: number | undefined
 }
 
+/** Aster accepts a nonce (µs) within this many ms of its own clock. */
+const NONCE_WINDOW_MS = 10_000
 const TIF: Record<VenueOrderRequest['timeInForce'], string> = {
   ioc: 'IOC',
   gtc: 'GTC',
@@ -185,6 +187,8 @@ export function createAsterAdapter(options: AsterAdapterOptions): VenueAdapter {
     path: string,
     params: AsterParam[],
     kind: AsterCallKind,
+    /** Unix ms after which the venue must refuse the request */
+    validUntil?: number,
   ): Promise<unknown> {
     const key = agentKey(cred)
     const signer = privateKeyToAccount(key).address
@@ -193,6 +197,15 @@ export function createAsterAdapter(options: AsterAdapterOptions): VenueAdapter {
       : nonces.next(signer)
     if (!Number.isSafeInteger(nonce) || nonce <= 0) {
       throw new RangeError(`nonce source returned ${nonce}`)
+    }
+    // Aster refuses a nonce older than its window: that is the deadline
+    if (
+      validUntil !== undefined &&
+      Math.floor(nonce / 1000) + NONCE_WINDOW_MS > validUntil
+    ) {
+      throw new VenueUnavailableError(
+        `aster: too little of the send window is left for ${path}; nothing was sent`,
+      )
     }
     const msg = formEncode([
       ...params,
@@ -309,7 +322,14 @@ export function createAsterAdapter(options: AsterAdapterOptions): VenueAdapter {
           : builder.feeRate
         params.push(['builder', builder.address], ['feeRate', rate])
       }
-      const raw = await signed(cred, 'POST', '/fapi/v3/order', params, 'write')
+      const raw = await signed(
+        cred,
+        'POST',
+        '/fapi/v3/order',
+        params,
+        'write',
+        order.validUntil,
+      )
       const placed = parseAsterOrder(raw, order.clientOrderId)
       if (!placed) {
         throw new UncertainAnswer(raw)

@@ -108,7 +108,8 @@ export function createHyperliquidAdapter(
   async function signedPost(
     cred: VenueCredential,
     action: object,
-    expiring = false,
+    /** Unix ms after which the venue must refuse the action */
+    validUntil?: number,
   ): Promise<unknown> {
     const key = agentKey(cred)
     const nonce = options.nonceSource
@@ -117,7 +118,7 @@ export function createHyperliquidAdapter(
           clock.now(),
         )
       : nonces.next()
-    const expiresAfter = expiring ? clock.now() + actionTtl : undefined
+    const expiresAfter = validUntil
     const signature = await signL1Action({
       privateKey: key,
       action,
@@ -217,7 +218,11 @@ export function createHyperliquidAdapter(
         )
       }
       // an order lost in transit cannot land after expiresAfter
-      const raw = await signedPost(cred, action, true)
+      const raw = await signedPost(
+        cred,
+        action,
+        sendDeadline(order, clock.now(), actionTtl),
+      )
       return placeResult(raw, order, size)
     },
 
@@ -331,6 +336,24 @@ export function createHyperliquidAdapter(
 }
 
 // ---------------------------------------------------------------- helpers
+
+/**
+ * The order action's `expiresAfter`: the caller's deadline, at most
+ * `ttl` from now; refused (nothing sent) when it has already passed.
+ */
+function sendDeadline(
+  order: VenueOrderRequest,
+  now: number,
+  ttl: number,
+): number {
+  const deadline = Math.min(now + ttl, order.validUntil ?? Infinity)
+  if (deadline <= now) {
+    throw new VenueUnavailableError(
+      `hyperliquid: the send window of ${order.clientOrderId} closed before it was sent`,
+    )
+  }
+  return deadline
+}
 
 function badRead(what: string, raw: unknown): VenueUnavailableError {
   return unexpectedAnswer('hyperliquid', what, raw)

@@ -70,31 +70,35 @@ export async function placeLighterOrder(
   const tif = TIF[order.timeInForce]
   const integrator = ctx.integratorAccountIndex
   try {
-    await sendLighterTx(ctx, key, (nonce, expiredAt) =>
-      createOrder({
-        chainId: ctx.chainId,
-        nonce,
-        expiredAt,
-        accountIndex: key.accountIndex,
-        apiKeyIndex: key.apiKeyIndex,
-        privateKey: key.privateKey,
-        marketIndex: m.marketId,
-        clientOrderIndex,
-        baseAmount,
-        price,
-        isAsk: order.side === 'short',
-        type: LIGHTER_ORDER_TYPE.limit,
-        timeInForce: tif,
-        reduceOnly: order.reduceOnly,
-        orderExpiry:
-          tif === LIGHTER_TIME_IN_FORCE.ioc
-            ? 0
-            : ctx.clock.now() + RESTING_ORDER_TTL_MS,
-        attributes:
-          integrator === null
-            ? undefined
-            : { integratorAccountIndex: integrator },
-      }),
+    await sendLighterTx(
+      ctx,
+      key,
+      (nonce, expiredAt) =>
+        createOrder({
+          chainId: ctx.chainId,
+          nonce,
+          expiredAt,
+          accountIndex: key.accountIndex,
+          apiKeyIndex: key.apiKeyIndex,
+          privateKey: key.privateKey,
+          marketIndex: m.marketId,
+          clientOrderIndex,
+          baseAmount,
+          price,
+          isAsk: order.side === 'short',
+          type: LIGHTER_ORDER_TYPE.limit,
+          timeInForce: tif,
+          reduceOnly: order.reduceOnly,
+          orderExpiry:
+            tif === LIGHTER_TIME_IN_FORCE.ioc
+              ? 0
+              : ctx.clock.now() + RESTING_ORDER_TTL_MS,
+          attributes:
+            integrator === null
+              ? undefined
+              : { integratorAccountIndex: integrator },
+        }),
+      order.validUntil,
     )
   } catch (err) {
     if (

@@ -1,3 +1,4 @@
+import { VenueUnavailableError } from '@dn/core'
 import type { LighterSignedTx } from '../signer/types.js'
 import type { LighterAdapterContext } from './lighterAdapterContext.js'
 import type { LighterSigningKey } from './lighterCredential.js'
@@ -20,6 +21,8 @@ export async function sendLighterTx(
   ctx: LighterAdapterContext,
   key: LighterSigningKey,
   build: (nonce: number, expiredAt: number) => LighterSignedTx,
+  /** Unix ms after which the sequencer must not execute the tx */
+  validUntil?: number,
 ): Promise<Record<string, unknown>> {
   const ref = { accountIndex: key.accountIndex, apiKeyIndex: key.apiKeyIndex }
   const fetchNext = async () => {
@@ -38,7 +41,15 @@ export async function sendLighterTx(
   for (let attempt = 0; ; attempt++) {
     try {
       return await ctx.nonces.withNonce(ref, fetchNext, (nonce) => {
-        const tx = build(nonce, ctx.clock.now() + TX_TTL_MS)
+        const now = ctx.clock.now()
+        const expiredAt = Math.min(now + TX_TTL_MS, validUntil ?? Infinity)
+        if (expiredAt <= now) {
+          // nothing sent: the nonce was not used
+          throw new VenueUnavailableError(
+            'lighter: the send window closed before the transaction was sent',
+          )
+        }
+        const tx = build(nonce, expiredAt)
         return ctx.transport.sendTx(tx.txType, tx.txInfo)
       })
     } catch (err) {
