@@ -4,7 +4,6 @@ import { rmSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { type ComposedVenues, composeVenues } from '@dn/cli'
 import {
-  type BindingConfig,
   type PerpOrderRecord,
   roundPrice,
   TERMINAL_ORDER_STATUSES,
@@ -21,6 +20,7 @@ import {
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { seededRandom } from '../packages/venues/src/sim/seededRandom.js'
 import { bindAtVenue } from './support/bindAtVenue.js'
+import { FEE_CONFIG } from './support/bindingFixtures.js'
 import { bundleCli } from './support/bundleCli.js'
 import {
   bindVenues,
@@ -36,12 +36,7 @@ import { newWallet } from './support/wallet.js'
 const ORDERS = 200
 const LEASE_MS = 1_500
 const MASTER_HEX = '07'.repeat(32)
-const NO_FEES: BindingConfig = {
-  feeApproval: false,
-  builderAddress: `0x${'00'.repeat(20)}`,
-  builderName: 'dn',
-  lighterTestnet: false,
-}
+const NO_FEES = { ...FEE_CONFIG, feeApproval: false }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 

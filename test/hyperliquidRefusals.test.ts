@@ -1,10 +1,6 @@
 import { type ComposedVenues, deriveKey } from '@dn/cli'
 import type { DnClient } from '@dn/client'
-import {
-  type BindingConfig,
-  createAesGcmSecrets,
-  resolveCredential,
-} from '@dn/core'
+import { createAesGcmSecrets, resolveCredential } from '@dn/core'
 import {
   createHyperliquidAdapter,
   type SimVenues,
@@ -13,6 +9,7 @@ import {
 import type { Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { FEE_CONFIG } from './support/bindingFixtures.js'
 import {
   type ProtocolService,
   startProtocolService,
@@ -20,12 +17,7 @@ import {
 import { dialects } from './support/testService.js'
 
 const MASTER = Buffer.alloc(32, 9)
-const config: BindingConfig = {
-  feeApproval: false,
-  builderAddress: `0x${'0b'.repeat(20)}`,
-  builderName: 'dn',
-  lighterTestnet: false,
-}
+const config = { ...FEE_CONFIG, feeApproval: false }
 
 type Tamper = 'none' | 'signature' | 'nonce' | 'price'
 

@@ -1,9 +1,9 @@
 import type { ComposedVenues } from '@dn/cli'
 import type { DnClient } from '@dn/client'
-import type { BindingConfig } from '@dn/core'
 import type { SimVenues } from '@dn/venues'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { FEE_CONFIG } from './support/bindingFixtures.js'
 import {
   type ProtocolService,
   startProtocolService,
@@ -11,12 +11,7 @@ import {
 import { dialects } from './support/testService.js'
 
 const MASTER = Buffer.alloc(32, 7)
-const config: BindingConfig = {
-  feeApproval: true,
-  builderAddress: `0x${'0b'.repeat(20)}`,
-  builderName: 'dn',
-  lighterTestnet: false,
-}
+const config = FEE_CONFIG
 
 /**
  * `hl` through the service as `dn up` runs it: the Hyperliquid protocol

@@ -9,7 +9,6 @@ import {
 } from '@dn/cli'
 import { createDnClient, type DnApiError, type DnClient } from '@dn/client'
 import {
-  type BindingConfig,
   createAesGcmSecrets,
   resolveCredential,
   startWorker,
@@ -22,6 +21,7 @@ import {
 } from '@dn/venues'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { FEE_CONFIG } from './support/bindingFixtures.js'
 import {
   type ProtocolService,
   startProtocolService,
@@ -35,12 +35,7 @@ import {
 import { newNonce, signWalletMessage } from './support/wallet.js'
 
 const MASTER = Buffer.alloc(32, 5)
-const config: BindingConfig = {
-  feeApproval: true,
-  builderAddress: `0x${'0b'.repeat(20)}`,
-  builderName: 'dn',
-  lighterTestnet: false,
-}
+const config = FEE_CONFIG
 
 /** Each venue under test, a market on it, and the other leg of a task. */
 const CASES = [
