@@ -327,6 +327,34 @@ describe.each(dialects())(
       ).toBeUndefined()
     })
 
+    test('a cancel queued on such an order ends it cancelled instead', async () => {
+      const id = await place({
+        venue: 'hl',
+        market: 'ETH',
+        side: 'short',
+        orderType: 'market',
+        sizeBase: 0.01,
+      })
+      const at = bed.clock.now()
+      await bed.svc.store.orders.update(id, {
+        status: 'submitting',
+        submittedAt: new Date(at).toISOString(),
+        updatedAt: new Date(at).toISOString(),
+      })
+      await bed.drain()
+      expect((await get(id)).status).toBe('unknown')
+      const cancel = await call(bed.svc, 'POST', `${ORDERS}/${id}/cancel`, {
+        key: o.apiKey,
+        body: {},
+      })
+      expect(cancel.body).toEqual({ orderId: id, status: 'cancel_queued' })
+      await bed.advance(NEVER_PLACED_AFTER_MS + 1_000)
+      expect(await get(id)).toMatchObject({
+        status: 'cancelled',
+        filledBase: '0',
+      })
+    })
+
     test('a late submission is refused by the venue after its send window: nothing placed, sent again in a new window', async () => {
       // the venue holds every request longer than its send window
       const hl = bed.venues.adapters.hl

@@ -277,7 +277,7 @@ async function reconcile(step: Step): Promise<number | null> {
       // the venue would refuse the submission by now, and has no such
       // order: it never reached the venue, and never will
       await step.save({
-        status: 'expired',
+        status: order.cancelRequestedAt === null ? 'expired' : 'cancelled',
         venueStatus: null,
         error:
           'the venue never received this order: not found after its send window closed',
