@@ -21,6 +21,16 @@ describe.each(dialects())(
       expect(res.status, res.text).toBe(202)
       return res.body.orderId as string
     }
+    /** as if a worker committed `submitting` and died before sending */
+    async function diedMidSubmit(id: string) {
+      const at = new Date(bed.clock.now()).toISOString()
+      await bed.svc.store.orders.update(id, {
+        status: 'submitting',
+        submittedAt: at,
+        updatedAt: at,
+      })
+      await bed.drain()
+    }
     async function get(id: string) {
       const res = await call(bed.svc, 'GET', `${ORDERS}/${id}`, {
         key: o.apiKey,
@@ -304,14 +314,7 @@ describe.each(dialects())(
         orderType: 'market',
         sizeBase: 0.01,
       })
-      // as if a worker committed `submitting` and died before sending
-      const at = bed.clock.now()
-      await bed.svc.store.orders.update(id, {
-        status: 'submitting',
-        submittedAt: new Date(at).toISOString(),
-        updatedAt: new Date(at).toISOString(),
-      })
-      await bed.drain()
+      await diedMidSubmit(id)
       expect((await get(id)).status).toBe('unknown')
       // the venue could still execute it inside its window: keep asking
       await bed.advance(SEND_WINDOW_MS + 30_000)
@@ -335,13 +338,7 @@ describe.each(dialects())(
         orderType: 'market',
         sizeBase: 0.01,
       })
-      const at = bed.clock.now()
-      await bed.svc.store.orders.update(id, {
-        status: 'submitting',
-        submittedAt: new Date(at).toISOString(),
-        updatedAt: new Date(at).toISOString(),
-      })
-      await bed.drain()
+      await diedMidSubmit(id)
       expect((await get(id)).status).toBe('unknown')
       const cancel = await call(bed.svc, 'POST', `${ORDERS}/${id}/cancel`, {
         key: o.apiKey,
@@ -399,13 +396,7 @@ describe.each(dialects())(
         sizeBase: 1,
         expirySeconds: 10,
       })
-      // as if a worker committed `submitting` and died before the request left
-      await bed.svc.store.orders.update(id, {
-        status: 'submitting',
-        submittedAt: new Date(bed.clock.now()).toISOString(),
-        updatedAt: new Date(bed.clock.now()).toISOString(),
-      })
-      await bed.drain()
+      await diedMidSubmit(id)
       const unknown = await get(id)
       expect(unknown.status).toBe('unknown')
       expect(unknown.error).toMatch(/worker stopped while submitting|reconcil/)
