@@ -11,6 +11,7 @@ import {
   protocolUrlsFromEnv,
   protocolVenueOptions,
 } from '../composeProtocolVenues.js'
+import { composeRemoteVenues } from '../composeRemoteVenues.js'
 import { composeServerDeps } from '../composeServerDeps.js'
 import { composeVenues } from '../composeVenues.js'
 import { composeWorkerDeps } from '../composeWorkerDeps.js'
@@ -32,7 +33,10 @@ interface UpFlags extends CommonFlags {
   lighterUrl?: string
   lighterMainnetUrl?: string
   asterUrl?: string
+  simUrl?: string
 }
+
+const DEFAULT_SIM_URL = process.env.DN_SIM_URL ?? 'http://127.0.0.1:8081'
 
 /**
  * `dn up`: the whole service on this machine: HTTP API, worker and
@@ -45,13 +49,19 @@ export async function runUp(
 ): Promise<void> {
   const env = process.env
   const { masterKey, store } = await openRuntime(flags, mode === 'up')
-  const sim = createSimVenues({ seed: Number(flags.seed) })
   const bindingConfig = bindingConfigFromEnv(env)
-  const venues = await composeVenues(
-    sim,
-    protocolUrlsFromEnv(env, flags),
-    protocolVenueOptions(env, store, masterKey),
-  )
+  const urls = protocolUrlsFromEnv(env, flags)
+  const sim = createSimVenues({ seed: Number(flags.seed) })
+  const options = protocolVenueOptions(env, store, masterKey)
+  // `dn up` runs the venues; `dn serve` speaks to the same ones as workers
+  const venues =
+    mode === 'up'
+      ? await composeVenues(sim, urls, options)
+      : await composeRemoteVenues(
+          flags.simUrl ?? DEFAULT_SIM_URL,
+          urls,
+          options,
+        )
   const { binders } = venues
   const deps = composeServerDeps({
     store,
@@ -136,13 +146,21 @@ export function registerUpCommands(program: Command): void {
         'postgres://... or sqlite:<path> (default: <data>/dn.sqlite)',
       )
       .option('--seed <n>', 'seed of the simulated markets', '1')
-    addVenueUrlOptions(cmd, 'the local protocol fake')
-    if (mode === 'up')
+    if (mode === 'up') {
+      addVenueUrlOptions(cmd, 'a local protocol fake')
       cmd.option(
         '--sim-port <port>',
         'port of the simulated venues and faucet',
         '8081',
       )
+    } else {
+      addVenueUrlOptions(cmd, 'the fake a running `dn up` publishes')
+      cmd.option(
+        '--sim-url <url>',
+        'a running `dn up --sim-port`, for venues without a URL (DN_SIM_URL)',
+        DEFAULT_SIM_URL,
+      )
+    }
     cmd.action((flags: UpFlags) =>
       runUp({ ...flags, simPort: flags.simPort ?? '8081' }, mode),
     )

@@ -1,22 +1,12 @@
-import {
-  msToIso,
-  type Store,
-  startWorker,
-  VENUES,
-  type VenueAdapter,
-  type VenueBinder,
-  type VenueId,
-} from '@dn/core'
-import { createSimRpcAdapter } from '@dn/venues'
+import { msToIso, startWorker } from '@dn/core'
 import type { Command } from 'commander'
 import {
   addVenueUrlOptions,
-  composeProtocolVenues,
-  type ProtocolUrls,
   protocolUrlsFromEnv,
   protocolVenueOptions,
   type VenueUrlFlags,
 } from '../composeProtocolVenues.js'
+import { composeRemoteVenues } from '../composeRemoteVenues.js'
 import { composeWorkerDeps } from '../composeWorkerDeps.js'
 import { type CommonFlags, onShutdown, openRuntime } from '../runtimeConfig.js'
 
@@ -42,17 +32,21 @@ export function registerWorkerCommands(program: Command): void {
     .option('--db <url>', 'postgres://... or sqlite:<path>')
     .option(
       '--sim-url <url>',
-      'simulated venues to trade on (a `dn up --sim-port`)',
+      'a running `dn up --sim-port`, for venues without a URL (DN_SIM_URL)',
       process.env.DN_SIM_URL ?? 'http://127.0.0.1:8081',
     )
     .option('--lease-ms <ms>', 'lease length of a claim', '30000')
     .action(async (flags: WorkerFlags) => {
       const { masterKey, store } = await openRuntime(flags, false)
-      const { adapters, binders } = await workerVenues(flags, store, masterKey)
+      const { adapters, binders } = await composeRemoteVenues(
+        flags.simUrl,
+        protocolUrlsFromEnv(process.env, flags),
+        protocolVenueOptions(process.env, store, masterKey),
+      )
       const deps = composeWorkerDeps({
         store,
         adapters,
-        ...(binders ? { binders } : {}),
+        binders,
         masterKey,
         leaseMs: Number(flags.leaseMs),
         ...(process.env.DN_WORKER_ID
@@ -105,50 +99,4 @@ export function registerWorkerCommands(program: Command): void {
 interface WorkerFlags extends CommonFlags, VenueUrlFlags {
   readonly simUrl: string
   readonly leaseMs: string
-}
-
-/**
- * The venues of a separate worker: each venue's real protocol where `dn up`
- * publishes a fake (or a URL is given), the simulated RPC otherwise. It
- * binds the venues it speaks the protocol of.
- */
-async function workerVenues(
-  flags: WorkerFlags,
-  store: Store,
-  masterKey: Buffer,
-): Promise<{
-  adapters: Record<VenueId, VenueAdapter>
-  binders: Partial<Record<VenueId, VenueBinder>>
-}> {
-  const urls: ProtocolUrls = {
-    ...(await publishedProtocolUrls(flags.simUrl)),
-    ...protocolUrlsFromEnv(process.env, flags),
-  }
-  const protocol = composeProtocolVenues(
-    urls,
-    protocolVenueOptions(process.env, store, masterKey),
-  )
-  const adapters = {} as Record<VenueId, VenueAdapter>
-  for (const venue of VENUES) {
-    adapters[venue] =
-      protocol.adapters[venue] ??
-      createSimRpcAdapter({ baseUrl: flags.simUrl, venue })
-  }
-  return { adapters, binders: protocol.binders }
-}
-
-/** `GET <sim>/venues`; a simulator that publishes none answers `{}`. */
-async function publishedProtocolUrls(simUrl: string): Promise<ProtocolUrls> {
-  const res = await fetch(new URL('/venues', simUrl)).catch((cause) => {
-    throw new Error(
-      `cannot reach the simulated venues at ${simUrl} (start \`dn up\` first, or pass --sim-url)`,
-      { cause },
-    )
-  })
-  if (res.status === 404) return {}
-  if (!res.ok) {
-    throw new Error(`${simUrl}/venues answered HTTP ${res.status}`)
-  }
-  const body = (await res.json()) as { protocolUrls?: ProtocolUrls }
-  return body.protocolUrls ?? {}
 }

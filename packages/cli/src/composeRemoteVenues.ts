@@ -1,0 +1,65 @@
+import {
+  VENUES,
+  type VenueAdapter,
+  type VenueBinder,
+  type VenueId,
+} from '@dn/core'
+import { createSimRpcAdapter } from '@dn/venues'
+import {
+  composeProtocolVenues,
+  PROTOCOL_VENUES,
+  type ProtocolUrls,
+  type ProtocolVenueOptions,
+} from './composeProtocolVenues.js'
+import { adapterMarketData, type ComposedVenues } from './composeVenues.js'
+
+/**
+ * The venues of a process that does not run the simulator (`dn serve`,
+ * `dn worker`): each venue's real protocol at its given URL, or at the
+ * fake a running `dn up` publishes at `GET <simUrl>/venues` (asked only
+ * when some venue has no URL). A venue with neither trades through the
+ * simulator's RPC and has no binder.
+ */
+export async function composeRemoteVenues(
+  simUrl: string,
+  given: ProtocolUrls,
+  options: ProtocolVenueOptions,
+): Promise<
+  ComposedVenues & { binders: Partial<Record<VenueId, VenueBinder>> }
+> {
+  // a deployment names every venue; only the demo asks the simulator
+  const complete = PROTOCOL_VENUES.every((v) => given[v])
+  const urls: ProtocolUrls = complete
+    ? given
+    : { ...(await publishedProtocolUrls(simUrl)), ...given }
+  const protocol = composeProtocolVenues(urls, options)
+  const adapters = {} as Record<VenueId, VenueAdapter>
+  for (const venue of VENUES) {
+    adapters[venue] =
+      protocol.adapters[venue] ??
+      createSimRpcAdapter({ baseUrl: simUrl, venue })
+  }
+  return {
+    adapters,
+    binders: protocol.binders as Record<VenueId, VenueBinder>,
+    marketData: adapterMarketData(adapters),
+    protocolUrls: urls,
+    close: async () => {},
+  }
+}
+
+/** `GET <sim>/venues`; a simulator that publishes none answers `{}`. */
+async function publishedProtocolUrls(simUrl: string): Promise<ProtocolUrls> {
+  const res = await fetch(new URL('/venues', simUrl)).catch((cause) => {
+    throw new Error(
+      `cannot reach the simulated venues at ${simUrl}: start \`dn up\` first (or pass --sim-url), or name every venue with DN_HL_URL, DN_LIGHTER_URL, DN_LIGHTER_MAINNET_URL and DN_ASTER_URL`,
+      { cause },
+    )
+  })
+  if (res.status === 404) return {}
+  if (!res.ok) {
+    throw new Error(`${simUrl}/venues answered HTTP ${res.status}`)
+  }
+  const body = (await res.json()) as { protocolUrls?: ProtocolUrls }
+  return body.protocolUrls ?? {}
+}
