@@ -279,9 +279,10 @@ export function createHyperliquidAdapter(
 
     async positions(cred: VenueCredential): Promise<VenuePosition[]> {
       const user = owner(cred)
-      // each dex keeps its own clearinghouse: ask the main one and every
-      // builder-deployed one, so a position is never missed
-      const dexes = ['', ...(await listing.builderDexes())]
+      // each dex keeps its own clearinghouse: the main one, and those of
+      // the builder dexes whose markets this process trades (the worker
+      // reads a task's markets before its positions)
+      const dexes = ['', ...listing.usedBuilderDexes()]
       const states = await Promise.all(
         dexes.map((dex) =>
           post(

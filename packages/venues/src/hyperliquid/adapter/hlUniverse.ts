@@ -32,8 +32,12 @@ export interface HlUniverse {
   asset(symbol: string): Promise<HlAsset | undefined>
   /** the live context (mark, funding, impact prices) of `symbol` */
   ctx(symbol: string): Promise<HlAssetCtx | undefined>
-  /** builder-deployed dex names, in `perpDexs` order */
-  builderDexes(): Promise<readonly string[]>
+  /**
+   * The builder-deployed dexes this process has read markets of: where its
+   * orders can have made positions (each dex's clearinghouse is a request
+   * of its own, so not all of `perpDexs` is asked every time)
+   */
+  usedBuilderDexes(): readonly string[]
 }
 
 /** The dex a symbol is listed on: its prefix, or `""` for the main dex. */
@@ -90,7 +94,7 @@ export function createHlUniverse(
   return {
     asset: async (symbol) => (await cached(dexOf(symbol)))?.assets.get(symbol),
     ctx: async (symbol) => (await load(dexOf(symbol)))?.ctxs.get(symbol),
-    builderDexes: async () => (await builderDexes()).filter((d) => d !== ''),
+    usedBuilderDexes: () => [...metas.keys()].filter((d) => d !== ''),
   }
 }
 
