@@ -128,7 +128,8 @@ function apiKey(over: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
   }
 }
 
-function task(over: Partial<TaskRecord> = {}): TaskRecord {
+/** A new task row with every field set; `over` replaces any of them. */
+export function task(over: Partial<TaskRecord> = {}): TaskRecord {
   const at = iso(baseMs())
   return {
     id: randomUUID(),

@@ -6,16 +6,9 @@ import type {
 import type { BindingBatchRepo } from '../ports/store.js'
 import { isoToMicros } from '../util/time.js'
 import type { BindingBatchesTable } from './database.js'
-import { leasedTable } from './leasedTable.js'
+import { LEASE_FIELDS, leasedTable } from './leasedTable.js'
 import type { RepoScope } from './repoScope.js'
-import {
-  type FieldMap,
-  int,
-  json,
-  micros,
-  nullable,
-  text,
-} from './rowMappers.js'
+import { type FieldMap, json, micros, text } from './rowMappers.js'
 
 const bindingBatchFields: FieldMap<BindingBatchRecord, BindingBatchesTable> = {
   id: text('id'),
@@ -25,10 +18,7 @@ const bindingBatchFields: FieldMap<BindingBatchRecord, BindingBatchesTable> = {
   status: text('status'),
   expiresAt: micros('expires_at'),
   venues: json<readonly BindingVenueEntry[], 'venues'>('venues'),
-  leaseOwner: nullable(text('lease_owner')),
-  leaseExpiresAt: nullable(micros('lease_expires_at')),
-  fence: int('fence'),
-  nextCheckAt: nullable(micros('next_check_at')),
+  ...LEASE_FIELDS,
   createdAt: micros('created_at'),
   updatedAt: micros('updated_at'),
 }

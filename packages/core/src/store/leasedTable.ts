@@ -4,7 +4,23 @@ import { isoToMicros } from '../util/time.js'
 import { type ClaimedTable, claimRows } from './claimRows.js'
 import type { Database } from './database.js'
 import type { RepoScope } from './repoScope.js'
-import { type FieldMap, fromRow, toRow } from './rowMappers.js'
+import {
+  type FieldMap,
+  fromRow,
+  int,
+  micros,
+  nullable,
+  text,
+  toRow,
+} from './rowMappers.js'
+
+/** The lease columns every leased table has, as record fields. */
+export const LEASE_FIELDS = {
+  leaseOwner: nullable(text('lease_owner')),
+  leaseExpiresAt: nullable(micros('lease_expires_at')),
+  fence: int('fence'),
+  nextCheckAt: nullable(micros('next_check_at')),
+}
 
 /** How one leased table maps to its record. */
 export interface LeasedTableSpec<R, T extends ClaimedTable> {

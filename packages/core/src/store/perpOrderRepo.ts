@@ -5,7 +5,7 @@ import type {
 } from '../domain/perpOrder.js'
 import type { PerpOrderRepo } from '../ports/store.js'
 import type { PerpOrdersTable } from './database.js'
-import { leasedTable } from './leasedTable.js'
+import { LEASE_FIELDS, leasedTable } from './leasedTable.js'
 import type { RepoScope } from './repoScope.js'
 import {
   bool,
@@ -47,10 +47,7 @@ const perpOrderFields: FieldMap<PerpOrderRecord, PerpOrdersTable> = {
   createdAt: micros('created_at'),
   updatedAt: micros('updated_at'),
   resolution: nullable(json<OrderResolution, 'resolution'>('resolution')),
-  leaseOwner: nullable(text('lease_owner')),
-  leaseExpiresAt: nullable(micros('lease_expires_at')),
-  fence: int('fence'),
-  nextCheckAt: nullable(micros('next_check_at')),
+  ...LEASE_FIELDS,
 }
 
 /** States in which the owner's order still holds the venue account. */

@@ -14,6 +14,7 @@ import { promisify } from 'node:util'
 import ts from 'typescript'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { TaskRecord } from '../domain/task.js'
+import { task } from '../ports/store.contract.js'
 import { createSqliteStore } from './sqlite.js'
 
 /**
@@ -89,45 +90,18 @@ function transpile(entry: string, out: string): void {
 }
 
 /** A task row with id `counter`, created and updated at `at`. */
-function task(at: string): TaskRecord {
-  return {
+function counterTask(at: string): TaskRecord {
+  return task({
     id: 'counter',
     owner: '0xowner',
     apiKeyId: 'k',
-    longVenue: 'hl',
-    shortVenue: 'aster',
-    longMarket: 'BTC',
-    shortMarket: 'BTCUSDT',
     sizeUsd: '100',
     minFundingApy: '0',
     autoClose: false,
-    maxSpreadBps: null,
     status: 'running',
-    longSize: null,
-    shortSize: null,
-    longEntry: null,
-    shortEntry: null,
-    longPrice: null,
-    shortPrice: null,
-    longLeverage: null,
-    shortLeverage: null,
-    liqProtectionPct: null,
-    sizeMismatchPct: null,
-    fundingUsd: '0',
-    longMarginMode: null,
-    shortMarginMode: null,
-    closeReason: null,
-    error: null,
-    closeRequestedAt: null,
-    resizeRequest: null,
-    engineState: null,
-    leaseOwner: null,
-    leaseExpiresAt: null,
-    fence: 0,
-    nextCheckAt: null,
     createdAt: at,
     updatedAt: at,
-  }
+  })
 }
 
 describe('sqlite store across processes', () => {
@@ -157,7 +131,7 @@ describe('sqlite store across processes', () => {
 
     const store = await createSqliteStore({ filename })
     const at = '2030-01-01T00:00:00.000Z'
-    const counter = task(at)
+    const counter = counterTask(at)
     try {
       await store.tasks.insert(counter)
       const results = await spawnAll(4, () => [
@@ -186,7 +160,7 @@ describe('sqlite store across processes', () => {
     try {
       for (const [i, id] of ids.entries()) {
         await store.tasks.insert({
-          ...task(new Date(at - i).toISOString()),
+          ...counterTask(new Date(at - i).toISOString()),
           id,
           status: 'pending',
         })

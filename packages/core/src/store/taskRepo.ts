@@ -2,13 +2,12 @@ import type { ResizeRequest, TaskRecord, TaskStatus } from '../domain/task.js'
 import type { TaskEngineState } from '../domain/taskEngineState.js'
 import type { TaskRepo } from '../ports/store.js'
 import type { TasksTable } from './database.js'
-import { leasedTable } from './leasedTable.js'
+import { LEASE_FIELDS, leasedTable } from './leasedTable.js'
 import type { RepoScope } from './repoScope.js'
 import {
   bool,
   decimal,
   type FieldMap,
-  int,
   json,
   micros,
   nullable,
@@ -47,10 +46,7 @@ const taskFields: FieldMap<TaskRecord, TasksTable> = {
   resizeRequest: nullable(
     json<ResizeRequest, 'resize_request'>('resize_request'),
   ),
-  leaseOwner: nullable(text('lease_owner')),
-  leaseExpiresAt: nullable(micros('lease_expires_at')),
-  fence: int('fence'),
-  nextCheckAt: nullable(micros('next_check_at')),
+  ...LEASE_FIELDS,
   engineState: nullable(json<TaskEngineState, 'engine_state'>('engine_state')),
   createdAt: micros('created_at'),
   updatedAt: micros('updated_at'),
