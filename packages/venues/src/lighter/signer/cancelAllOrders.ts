@@ -1,5 +1,4 @@
-import { quinticExtension } from './quinticExtension.js'
-import { signL2Tx } from './signL2Tx.js'
+import { buildL2Tx } from './signL2Tx.js'
 import type { LighterTxAttributes } from './txAttributes.js'
 import { txInteger } from './txInteger.js'
 import type { LighterSignedTx, LighterTxHeader } from './types.js'
@@ -47,28 +46,13 @@ export function cancelAllOrders(
   if ((tif === LIGHTER_CANCEL_ALL.scheduled) !== (time !== 0)) {
     throw new RangeError('only a scheduled cancel-all carries a time')
   }
-  const signed = signL2Tx({
+  return buildL2Tx({
     txType: CANCEL_ALL_ORDERS_TX_TYPE,
     header: params,
     fields: [tif, time],
+    body: { TimeInForce: tif, Time: time },
     privateKey: params.privateKey,
     attributes: params.attributes,
     nonceK: params.nonceK,
   })
-  const txInfo = {
-    AccountIndex: params.accountIndex,
-    ApiKeyIndex: params.apiKeyIndex,
-    TimeInForce: tif,
-    Time: time,
-    ExpiredAt: params.expiredAt,
-    Nonce: params.nonce,
-    Sig: signed.sig,
-    L2TxAttributes: signed.attributes,
-  }
-  return {
-    txType: CANCEL_ALL_ORDERS_TX_TYPE,
-    txInfo: JSON.stringify(txInfo),
-    txHash: quinticExtension.toHex(signed.hash),
-    messageToSign: '',
-  }
 }

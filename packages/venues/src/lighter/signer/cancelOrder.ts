@@ -1,5 +1,4 @@
-import { quinticExtension } from './quinticExtension.js'
-import { signL2Tx } from './signL2Tx.js'
+import { buildL2Tx } from './signL2Tx.js'
 import type { LighterTxAttributes } from './txAttributes.js'
 import { txInteger } from './txInteger.js'
 import type { LighterSignedTx, LighterTxHeader } from './types.js'
@@ -34,28 +33,13 @@ export interface CancelOrderParameters extends LighterTxHeader {
 export function cancelOrder(params: CancelOrderParameters): LighterSignedTx {
   const market = txInteger('marketIndex', params.marketIndex, 0, 4094)
   const index = txInteger('index', params.index, 1, Number.MAX_SAFE_INTEGER)
-  const signed = signL2Tx({
+  return buildL2Tx({
     txType: CANCEL_ORDER_TX_TYPE,
     header: params,
     fields: [market, index],
+    body: { MarketIndex: market, Index: index },
     privateKey: params.privateKey,
     attributes: params.attributes,
     nonceK: params.nonceK,
   })
-  const txInfo = {
-    AccountIndex: params.accountIndex,
-    ApiKeyIndex: params.apiKeyIndex,
-    MarketIndex: market,
-    Index: index,
-    ExpiredAt: params.expiredAt,
-    Nonce: params.nonce,
-    Sig: signed.sig,
-    L2TxAttributes: signed.attributes,
-  }
-  return {
-    txType: CANCEL_ORDER_TX_TYPE,
-    txInfo: JSON.stringify(txInfo),
-    txHash: quinticExtension.toHex(signed.hash),
-    messageToSign: '',
-  }
 }

@@ -1,5 +1,4 @@
-import { quinticExtension } from './quinticExtension.js'
-import { signL2Tx } from './signL2Tx.js'
+import { buildL2Tx } from './signL2Tx.js'
 import type { LighterTxAttributes } from './txAttributes.js'
 import { txInteger } from './txInteger.js'
 import type { LighterSignedTx, LighterTxHeader } from './types.js'
@@ -56,7 +55,8 @@ export interface CreateOrderParameters
 }
 
 /** The ten type fields of the hash, after lighter-go's checks. */
-function orderFields(p: CreateOrderFields): number[] {
+/** The order's fields as Go's struct has them (their order is the hash's). */
+function orderFields(p: CreateOrderFields): Record<string, number> {
   const trigger = p.triggerPrice ?? 0
   const ioc = p.timeInForce === LIGHTER_TIME_IN_FORCE.ioc
   if (p.type === LIGHTER_ORDER_TYPE.market && (!ioc || p.orderExpiry !== 0)) {
@@ -74,23 +74,23 @@ function orderFields(p: CreateOrderFields): number[] {
   if (p.baseAmount === 0 && !p.reduceOnly) {
     throw new RangeError('baseAmount 0 is only allowed reduce-only')
   }
-  return [
-    txInteger('marketIndex', p.marketIndex, 0, 4094),
-    txInteger(
+  return {
+    MarketIndex: txInteger('marketIndex', p.marketIndex, 0, 4094),
+    ClientOrderIndex: txInteger(
       'clientOrderIndex',
       p.clientOrderIndex,
       0,
       MAX_CLIENT_ORDER_INDEX,
     ),
-    txInteger('baseAmount', p.baseAmount, 0, MAX_BASE_AMOUNT),
-    txInteger('price', p.price, 1, MAX_PRICE),
-    p.isAsk ? 1 : 0,
-    txInteger('type', p.type, 0, 6),
-    txInteger('timeInForce', p.timeInForce, 0, 2),
-    p.reduceOnly ? 1 : 0,
-    txInteger('triggerPrice', trigger, 0, MAX_PRICE),
-    txInteger('orderExpiry', p.orderExpiry, 0, MAX_TIMESTAMP),
-  ]
+    BaseAmount: txInteger('baseAmount', p.baseAmount, 0, MAX_BASE_AMOUNT),
+    Price: txInteger('price', p.price, 1, MAX_PRICE),
+    IsAsk: p.isAsk ? 1 : 0,
+    Type: txInteger('type', p.type, 0, 6),
+    TimeInForce: txInteger('timeInForce', p.timeInForce, 0, 2),
+    ReduceOnly: p.reduceOnly ? 1 : 0,
+    TriggerPrice: txInteger('triggerPrice', trigger, 0, MAX_PRICE),
+    OrderExpiry: txInteger('orderExpiry', p.orderExpiry, 0, MAX_TIMESTAMP),
+  }
 }
 
 /**
@@ -105,39 +105,14 @@ function orderFields(p: CreateOrderFields): number[] {
  *   timeInForce: 0, reduceOnly: false, orderExpiry: 0 })
  */
 export function createOrder(params: CreateOrderParameters): LighterSignedTx {
-  const fields = orderFields(params)
-  const signed = signL2Tx({
+  const body = orderFields(params)
+  return buildL2Tx({
     txType: CREATE_ORDER_TX_TYPE,
     header: params,
-    fields,
+    fields: Object.values(body),
+    body,
     privateKey: params.privateKey,
     attributes: params.attributes,
     nonceK: params.nonceK,
   })
-  const [market, coi, base, price, isAsk, type, tif, ro, trigger, expiry] =
-    fields
-  const txInfo = {
-    AccountIndex: params.accountIndex,
-    ApiKeyIndex: params.apiKeyIndex,
-    MarketIndex: market,
-    ClientOrderIndex: coi,
-    BaseAmount: base,
-    Price: price,
-    IsAsk: isAsk,
-    Type: type,
-    TimeInForce: tif,
-    ReduceOnly: ro,
-    TriggerPrice: trigger,
-    OrderExpiry: expiry,
-    ExpiredAt: params.expiredAt,
-    Nonce: params.nonce,
-    Sig: signed.sig,
-    L2TxAttributes: signed.attributes,
-  }
-  return {
-    txType: CREATE_ORDER_TX_TYPE,
-    txInfo: JSON.stringify(txInfo),
-    txHash: quinticExtension.toHex(signed.hash),
-    messageToSign: '',
-  }
 }

@@ -1,5 +1,5 @@
 import { parseLighterPrivateKey } from './lighterKeys.js'
-import type { Fp5 } from './quinticExtension.js'
+import { type Fp5, quinticExtension } from './quinticExtension.js'
 import { schnorr } from './schnorr.js'
 import {
   type LighterTxAttributes,
@@ -7,7 +7,7 @@ import {
   txAttributesJson,
 } from './txAttributes.js'
 import { txHash } from './txHash.js'
-import type { LighterTxHeader } from './types.js'
+import type { LighterSignedTx, LighterTxHeader } from './types.js'
 
 /**
  * The part every API-key-signed Lighter tx shares: validate attributes,
@@ -57,5 +57,36 @@ export function signL2Tx(params: SignL2TxParameters): SignedL2Tx {
     hash,
     sig: Buffer.from(sig).toString('base64'),
     attributes: txAttributesJson(attributes),
+  }
+}
+
+/**
+ * Signs an API-key tx and serializes it as Go's `json.Marshal` does:
+ * `AccountIndex`, `ApiKeyIndex`, the type's own fields (`body`, in struct
+ * order), `ExpiredAt`, `Nonce`, `Sig`, `L2TxAttributes`.
+ *
+ * @throws {RangeError} on a malformed key or an out-of-range field.
+ */
+export function buildL2Tx(
+  params: SignL2TxParameters & {
+    readonly body: Readonly<Record<string, number>>
+  },
+): LighterSignedTx {
+  const signed = signL2Tx(params)
+  const { header } = params
+  const txInfo = {
+    AccountIndex: header.accountIndex,
+    ApiKeyIndex: header.apiKeyIndex,
+    ...params.body,
+    ExpiredAt: header.expiredAt,
+    Nonce: header.nonce,
+    Sig: signed.sig,
+    L2TxAttributes: signed.attributes,
+  }
+  return {
+    txType: params.txType,
+    txInfo: JSON.stringify(txInfo),
+    txHash: quinticExtension.toHex(signed.hash),
+    messageToSign: '',
   }
 }

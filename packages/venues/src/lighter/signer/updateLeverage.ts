@@ -1,5 +1,4 @@
-import { quinticExtension } from './quinticExtension.js'
-import { signL2Tx } from './signL2Tx.js'
+import { buildL2Tx } from './signL2Tx.js'
 import type { LighterTxAttributes } from './txAttributes.js'
 import { txInteger } from './txInteger.js'
 import type { LighterSignedTx, LighterTxHeader } from './types.js'
@@ -54,29 +53,13 @@ export function updateLeverage(
     LIGHTER_MARGIN_FRACTION_TICK,
   )
   const mode = txInteger('marginMode', params.marginMode, 0, 1)
-  const signed = signL2Tx({
+  return buildL2Tx({
     txType: UPDATE_LEVERAGE_TX_TYPE,
     header: params,
     fields: [market, imf, mode],
+    body: { MarketIndex: market, InitialMarginFraction: imf, MarginMode: mode },
     privateKey: params.privateKey,
     attributes: params.attributes,
     nonceK: params.nonceK,
   })
-  const txInfo = {
-    AccountIndex: params.accountIndex,
-    ApiKeyIndex: params.apiKeyIndex,
-    MarketIndex: market,
-    InitialMarginFraction: imf,
-    MarginMode: mode,
-    ExpiredAt: params.expiredAt,
-    Nonce: params.nonce,
-    Sig: signed.sig,
-    L2TxAttributes: signed.attributes,
-  }
-  return {
-    txType: UPDATE_LEVERAGE_TX_TYPE,
-    txInfo: JSON.stringify(txInfo),
-    txHash: quinticExtension.toHex(signed.hash),
-    messageToSign: '',
-  }
 }
