@@ -4,6 +4,7 @@ import {
   type VenueId,
   VenueUnavailableError,
 } from '@dn/core'
+import { failedBeforeSending } from '../wire/fetchFailure.js'
 import { fromWire, type SimRpcMethod, type SimRpcResponse } from './simRpc.js'
 
 export interface SimRpcAdapterOptions {
@@ -14,29 +15,6 @@ export interface SimRpcAdapterOptions {
   readonly fetchFn?: typeof fetch
   /** per call, ms @default 5_000 */
   readonly timeout?: number
-}
-
-const NOT_CONNECTED = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-])
-
-/** True when the error proves the request never left this process. */
-function neverSent(err: unknown): boolean {
-  const cause = (
-    err as { cause?: { code?: string; errors?: { code?: string }[] } }
-  ).cause
-  if (!cause) return false
-  if (cause.code && NOT_CONNECTED.has(cause.code)) return true
-  return (
-    (cause.errors ?? []).length > 0 &&
-    (cause.errors ?? []).every(
-      (e) => e.code !== undefined && NOT_CONNECTED.has(e.code),
-    )
-  )
 }
 
 /**
@@ -58,7 +36,7 @@ export function createSimRpcAdapter(o: SimRpcAdapterOptions): VenueAdapter {
         signal: AbortSignal.timeout(o.timeout ?? 5_000),
       })
     } catch (err) {
-      if (neverSent(err) || method !== 'place') {
+      if (failedBeforeSending(err) || method !== 'place') {
         throw new VenueUnavailableError(
           `${o.venue} sim unreachable: ${String(err)}`,
           { cause: err },

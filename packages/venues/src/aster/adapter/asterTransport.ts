@@ -4,7 +4,7 @@ import {
   VenueRejectedError,
   VenueUnavailableError,
 } from '@dn/core'
-import { failedBeforeSending } from '../../hyperliquid/adapter/hlTransport.js'
+import { failedBeforeSending, isTimeout } from '../../wire/fetchFailure.js'
 import { AsterRejectedError } from './asterRejectedError.js'
 
 /** `read`: nothing changes on the venue; `write`: an order may be placed. */
@@ -160,9 +160,4 @@ function errorCode(body: unknown): number | null {
 function errorMsg(body: unknown): string | null {
   const msg = (body as { msg?: unknown }).msg
   return typeof msg === 'string' ? msg : null
-}
-
-function isTimeout(err: unknown): boolean {
-  const name = (err as { name?: unknown } | null)?.name
-  return name === 'TimeoutError' || name === 'AbortError'
 }

@@ -3,6 +3,7 @@ import {
   VenueRejectedError,
   VenueUnavailableError,
 } from '@dn/core'
+import { failedBeforeSending, isTimeout } from '../../wire/fetchFailure.js'
 
 /** `read`: nothing changes on the venue; `write`: an order may be placed. */
 export type HlCallKind = 'read' | 'write'
@@ -20,38 +21,6 @@ export type HlPost = (
   body: unknown,
   kind: HlCallKind,
 ) => Promise<unknown>
-
-/** Error codes that mean the connection was never made: nothing was sent. */
-const NOT_SENT_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENETDOWN',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'ERR_INVALID_URL',
-])
-
-function errorCode(err: unknown): string | undefined {
-  let e: unknown = err
-  for (let depth = 0; depth < 5 && e && typeof e === 'object'; depth++) {
-    const code = (e as { code?: unknown }).code
-    if (typeof code === 'string') return code
-    e = (e as { cause?: unknown }).cause
-  }
-  return undefined
-}
-
-/**
- * True when a fetch failure happened before the request could reach the
- * venue (connection refused, DNS, unreachable network).
- * @internal
- */
-export function failedBeforeSending(err: unknown): boolean {
-  const code = errorCode(err)
-  return code !== undefined && NOT_SENT_CODES.has(code)
-}
 
 /**
  * The HTTP layer of the Hyperliquid adapter, with the error classes of the
@@ -118,11 +87,6 @@ export function createHlTransport(options: HlTransportOptions): HlPost {
       throw uncertain(`answer is not JSON: ${text.slice(0, 200)}`, err)
     }
   }
-}
-
-function isTimeout(err: unknown): boolean {
-  const name = (err as { name?: unknown } | null)?.name
-  return name === 'TimeoutError' || name === 'AbortError'
 }
 
 async function safeText(res: Response): Promise<string> {

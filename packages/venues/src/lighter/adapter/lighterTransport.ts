@@ -1,5 +1,5 @@
 import { UncertainSubmissionError, VenueUnavailableError } from '@dn/core'
-import { failedBeforeSending } from '../../hyperliquid/adapter/hlTransport.js'
+import { failedBeforeSending, isTimeout } from '../../wire/fetchFailure.js'
 import {
   isLighterRateLimit,
   LIGHTER_CODES,
@@ -159,9 +159,4 @@ export function createLighterTransport(
       })),
   }
   return Object.freeze(transport)
-}
-
-function isTimeout(err: unknown): boolean {
-  const name = (err as { name?: unknown } | null)?.name
-  return name === 'TimeoutError' || name === 'AbortError'
 }
