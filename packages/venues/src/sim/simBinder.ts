@@ -11,7 +11,7 @@ import {
   VenueUnavailableError,
 } from '@dn/core'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { asterApproveAgentRequest } from '../aster/binding/approveAgentRequest.js'
+import { prepareAsterAgent } from '../aster/binding/prepareAsterAgent.js'
 import { requireAddress } from '../binding/signRequestKinds.js'
 import { verifySignRequest } from '../binding/verifySignRequest.js'
 import {
@@ -19,17 +19,14 @@ import {
   hlApproveAgentRequest,
   hlApproveBuilderFeeRequest,
 } from '../hyperliquid/binding/approveAgentRequest.js'
-import { lighterChangePubKeyRequest } from '../lighter/binding/changePubKeyRequest.js'
-import {
-  LIGHTER_INTEGRATOR_INDEX,
-  lighterIntegratorConsentRequest,
-} from '../lighter/binding/integratorConsentRequest.js'
+import { lighterIntegratorConsentRequest } from '../lighter/binding/integratorConsentRequest.js'
 import { lighterSignerChainId } from '../lighter/binding/lighterSignerChainId.js'
 import {
   isLighterVenue,
   type LighterVenue,
 } from '../lighter/binding/lighterVenue.js'
 import { pickLighterApiKeySlot } from '../lighter/binding/pickLighterApiKeySlot.js'
+import { prepareLighterBinding } from '../lighter/binding/prepareLighterBinding.js'
 import type { SimExchange } from './simExchange.js'
 
 /** A Lighter API key pair, 0x-hex (the Lighter signer's key generator). */
@@ -226,35 +223,14 @@ export function createSimBinder(options: SimBinderOptions): SimBinder {
     }
   }
 
-  const prepareAster = (owner: string, config: BindingConfig) => {
-    const agentKey = generatePrivateKey()
-    const agent = privateKeyToAccount(agentKey)
-    const agentName = `dn-${agent.address.slice(2, 10).toLowerCase()}`
-    const nonce = nextUs()
-    const expired = clock.now() + (options.asterAgentTtlMs ?? 365 * DAY_MS)
-    const request = asterApproveAgentRequest({
+  const prepareAster = (owner: string, config: BindingConfig) =>
+    prepareAsterAgent({
       owner,
-      agentAddress: agent.address,
-      agentName,
-      nonce,
-      expired,
-      feeApproval: config.feeApproval,
-      builder: config.builderAddress,
-      builderName: config.builderName,
+      config,
+      nonce: nextUs(),
+      expired: clock.now() + (options.asterAgentTtlMs ?? 365 * DAY_MS),
       chain: chainLabel,
     })
-    return {
-      requests: [request],
-      credentialRef: agent.address,
-      secret: agentKey,
-      context: {
-        agentName,
-        nonce: String(nonce),
-        expired: String(expired),
-        feeApproval: String(config.feeApproval),
-      },
-    }
-  }
 
   const prepareLighter = async (
     lighter: LighterVenue,
@@ -274,48 +250,23 @@ export function createSimBinder(options: SimBinderOptions): SimBinder {
     pendingSlots.set(accountIndex, pending)
     const nonce = slotNonces.get(`${accountIndex}:${apiKeyIndex}`) ?? 0
     const keys = lighterKeys()
-    const requests: SignRequest[] = [
-      lighterChangePubKeyRequest({
-        venue: lighter,
-        message: changePubKeyMessage({
-          publicKey: keys.publicKey,
-          nonce,
-          accountIndex,
-          apiKeyIndex,
-        }),
+    return prepareLighterBinding({
+      venue: lighter,
+      owner,
+      config,
+      accountIndex,
+      apiKeyIndex,
+      nonce,
+      keys,
+      message: changePubKeyMessage({
+        publicKey: keys.publicKey,
+        nonce,
+        accountIndex,
+        apiKeyIndex,
       }),
-    ]
-    const context: Record<string, string> = {
-      accountIndex: String(accountIndex),
-      apiKeyIndex: String(apiKeyIndex),
-      nonce: String(nonce),
-      publicKey: keys.publicKey,
-      signerChainId: String(
-        lighterSignerChainId(lighter, config.lighterTestnet),
-      ),
-      feeApproval: String(config.feeApproval),
-    }
-    if (config.feeApproval) {
-      const consentNonce = nextMs()
-      const timestamp = Math.floor(clock.now() / 1000)
-      requests.push(
-        lighterIntegratorConsentRequest({
-          venue: lighter,
-          owner,
-          nonce: consentNonce,
-          timestamp,
-        }),
-      )
-      context.integratorIndex = String(LIGHTER_INTEGRATOR_INDEX[lighter])
-      context.consentNonce = String(consentNonce)
-      context.consentTimestamp = String(timestamp)
-    }
-    return {
-      requests,
-      credentialRef: `${accountIndex}:${apiKeyIndex}`,
-      secret: keys.privateKey,
-      context,
-    }
+      consentNonce: nextMs(),
+      nowMs: clock.now(),
+    })
   }
 
   const lighterFunctions = (lighter: LighterVenue) => {

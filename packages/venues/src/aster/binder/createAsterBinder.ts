@@ -10,7 +10,7 @@ import {
   type VenueTarget,
 } from '@dn/core'
 import { type Hex, isAddressEqual } from 'viem'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { privateKeyToAccount } from 'viem/accounts'
 import {
   requireAddress,
   type TypedDataSignRequest,
@@ -19,7 +19,7 @@ import { verifySignRequest } from '../../binding/verifySignRequest.js'
 import { AsterRejectedError } from '../adapter/asterRejectedError.js'
 import { createAsterTransport } from '../adapter/asterTransport.js'
 import { isObj } from '../adapter/asterWire.js'
-import { asterApproveAgentRequest } from '../binding/approveAgentRequest.js'
+import { prepareAsterAgent } from '../binding/prepareAsterAgent.js'
 import {
   ASTER_AGENT_CHAIN_ID,
   signAsterMessage,
@@ -129,33 +129,13 @@ export function createAsterBinder(o: AsterBinderOptions): VenueBinder {
       if (target.venue !== 'aster') {
         throw new RangeError(`an aster binder cannot prepare ${target.venue}`)
       }
-      const secret = generatePrivateKey()
-      const agent = privateKeyToAccount(secret).address
-      const agentName = `dn-${agent.slice(2, 10).toLowerCase()}`
-      const nonce = nonces.next(owner)
-      const expired = clock.now() + (o.agentTtlMs ?? 365 * DAY_MS)
-      const request = asterApproveAgentRequest({
+      return prepareAsterAgent({
         owner,
-        agentAddress: agent,
-        agentName,
-        nonce,
-        expired,
-        feeApproval: config.feeApproval,
-        builder: config.builderAddress,
-        builderName: config.builderName,
+        config,
+        nonce: nonces.next(owner),
+        expired: clock.now() + (o.agentTtlMs ?? 365 * DAY_MS),
         chain: chainLabel,
       })
-      return {
-        requests: [request],
-        credentialRef: agent,
-        secret,
-        context: {
-          agentName,
-          nonce: String(nonce),
-          expired: String(expired),
-          feeApproval: String(config.feeApproval),
-        },
-      }
     },
     verify: verifySignRequest,
     async complete(owner, entry): Promise<CompletionResult> {

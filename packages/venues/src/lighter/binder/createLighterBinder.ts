@@ -2,7 +2,6 @@ import {
   type BindingConfig,
   type Clock,
   type PreparedVenue,
-  type SignRequest,
   systemClock,
   type VenueBinder,
   type VenueTarget,
@@ -13,17 +12,13 @@ import { verifySignRequest } from '../../binding/verifySignRequest.js'
 import { LighterRejectedError } from '../adapter/lighterRejectedError.js'
 import { createLighterTransport } from '../adapter/lighterTransport.js'
 import { intField, isObj } from '../adapter/lighterWireValue.js'
-import { lighterChangePubKeyRequest } from '../binding/changePubKeyRequest.js'
-import {
-  LIGHTER_INTEGRATOR_INDEX,
-  lighterIntegratorConsentRequest,
-} from '../binding/integratorConsentRequest.js'
 import { lighterSignerChainId } from '../binding/lighterSignerChainId.js'
 import {
   type LighterVenue,
   requireLighterVenue,
 } from '../binding/lighterVenue.js'
 import { pickLighterApiKeySlot } from '../binding/pickLighterApiKeySlot.js'
+import { prepareLighterBinding } from '../binding/prepareLighterBinding.js'
 import { changePubKeyL1Message } from '../signer/changePubKey.js'
 import { generateLighterKeyPair } from '../signer/lighterKeys.js'
 import { completeLighterBinding } from './completeLighterBinding.js'
@@ -136,46 +131,23 @@ export function createLighterBinder(
     const apiKeyIndex = pickLighterApiKeySlot(used.keys())
     const nonce = await nextNonce(transport, accountIndex, apiKeyIndex)
     const keys = generateLighterKeyPair()
-    const requests: SignRequest[] = [
-      lighterChangePubKeyRequest({
-        venue,
-        message: changePubKeyL1Message({
-          publicKey: keys.publicKey,
-          nonce,
-          accountIndex,
-          apiKeyIndex,
-        }),
+    return prepareLighterBinding({
+      venue,
+      owner,
+      config,
+      accountIndex,
+      apiKeyIndex,
+      nonce,
+      keys,
+      message: changePubKeyL1Message({
+        publicKey: keys.publicKey,
+        nonce,
+        accountIndex,
+        apiKeyIndex,
       }),
-    ]
-    const context: Record<string, string> = {
-      accountIndex: String(accountIndex),
-      apiKeyIndex: String(apiKeyIndex),
-      nonce: String(nonce),
-      publicKey: keys.publicKey,
-      signerChainId: String(lighterSignerChainId(venue, config.lighterTestnet)),
-      feeApproval: String(config.feeApproval),
-    }
-    if (config.feeApproval) {
-      const consentNonce = clock.now()
-      const timestamp = Math.floor(clock.now() / 1000)
-      requests.push(
-        lighterIntegratorConsentRequest({
-          venue,
-          owner,
-          nonce: consentNonce,
-          timestamp,
-        }),
-      )
-      context.integratorIndex = String(LIGHTER_INTEGRATOR_INDEX[venue])
-      context.consentNonce = String(consentNonce)
-      context.consentTimestamp = String(timestamp)
-    }
-    return {
-      requests,
-      credentialRef: `${accountIndex}:${apiKeyIndex}`,
-      secret: keys.privateKey,
-      context,
-    }
+      consentNonce: clock.now(),
+      nowMs: clock.now(),
+    })
   }
 
   const binder: VenueBinder = {
