@@ -83,6 +83,9 @@ describe.each(dialects())('worker crashes (%s)', (dialect) => {
         env: {
           ...process.env,
           DN_MASTER_KEY: MASTER_HEX,
+          // 200 orders in seconds: more than a standard Lighter account
+          // may send; the builder tier's limits allow it
+          DN_LIGHTER_TIER: 'builder',
           DN_WORKER_ID: `crash-${i}-${randomUUID().slice(0, 8)}`,
           ...(svc.pgSchema ? { DN_DB_SCHEMA: svc.pgSchema } : {}),
         },
@@ -112,7 +115,12 @@ describe.each(dialects())('worker crashes (%s)', (dialect) => {
     composed = await composeVenues(
       venues,
       {},
-      { hlMainnet: true, asterTestnet: false, config: NO_FEES },
+      {
+        hlMainnet: true,
+        asterTestnet: false,
+        config: NO_FEES,
+        lighterTier: 'builder',
+      },
     )
     sim = await startFaucetServer({
       venues,

@@ -319,6 +319,7 @@ describe.each(dialects())(
         const other = createLighterAdapter({
           venue: 'lighter',
           baseUrl: venues.protocolUrls.lighter as string,
+          tier: 'builder',
         })
         const stray = `0x${'ab'.repeat(16)}`
         expect((await other.place(cred, ioc(stray))).state).toBe('filled')

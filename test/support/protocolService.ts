@@ -65,6 +65,9 @@ export async function startProtocolService(o: {
       hlMainnet: true,
       asterTestnet: false,
       config: o.config,
+      // these flows send faster than a standard Lighter account may (60
+      // requests a minute): they run on the builder tier's limits
+      lighterTier: 'builder',
       ...(o.counters ? { store: o.counters(current) } : {}),
     },
   )

@@ -11,12 +11,17 @@ import {
 import {
   createAsterAdapter,
   createAsterBinder,
+  createAsterBudget,
+  createHlBudget,
   createHyperliquidAdapter,
   createHyperliquidBinder,
   createLighterAdapter,
   createLighterBinder,
+  createLighterBudget,
   createLighterNonceManager,
   LIGHTER_INTEGRATOR_INDEX,
+  LIGHTER_TIERS,
+  type LighterTier,
 } from '@dn/venues'
 import type { Command } from 'commander'
 import { deriveKey } from './masterKey.js'
@@ -40,8 +45,20 @@ export interface ProtocolVenueOptions {
   readonly asterTestnet: boolean
   /** builder fees, Lighter's signer chain (testnet 300) */
   readonly config: BindingConfig
-  /** shares nonces across processes when given */
-  readonly store?: Pick<Store, 'counters'> | undefined
+  /**
+   * share of every venue's published rate limits this process may spend
+   * (`DN_VENUE_BUDGET_SHARE`) @default 0.5
+   */
+  readonly budgetShare?: number | undefined
+  /** the Lighter account tier whose limits apply (`DN_LIGHTER_TIER`) @default 'standard' */
+  readonly lighterTier?: LighterTier | undefined
+  /**
+   * shares nonces and every venue's request budget across the processes
+   * of a deployment when given
+   */
+  readonly store?:
+    | (Pick<Store, 'counters'> & Partial<Pick<Store, 'venueBudgets'>>)
+    | undefined
   /**
    * The decrypted credential of a binding, when its `credentialRef` is the
    * one asked for: Aster checks an agent by a request the agent signs
@@ -77,10 +94,24 @@ export function composeProtocolVenues(
   const binders: Partial<Record<VenueId, VenueBinder>> = {}
   const { store, config } = options
   const fees = config.feeApproval
+  const share = options.budgetShare
+  // every process on the store spends one budget per venue and host
+  const shared = (venue: VenueId, url: string) =>
+    store?.venueBudgets
+      ? {
+          shared: {
+            repo: store.venueBudgets,
+            prefix: `${venue}|${new URL(url).host}`,
+          },
+        }
+      : {}
   if (urls.hl) {
+    // one budget per venue: its adapter and binder spend the same IP limit
+    const budget = createHlBudget({ share, ...shared('hl', urls.hl) })
     adapters.hl = createHyperliquidAdapter({
       baseUrl: urls.hl,
       isMainnet: options.hlMainnet,
+      budget,
       ...(fees
         ? {
             builder: {
@@ -100,6 +131,7 @@ export function composeProtocolVenues(
     binders.hl = createHyperliquidBinder({
       baseUrl: urls.hl,
       isMainnet: options.hlMainnet,
+      budget,
     })
   }
   // one nonce count per (account, API key) for both Lighter deployments;
@@ -108,9 +140,17 @@ export function composeProtocolVenues(
   for (const venue of ['lighter', 'lighter-mainnet'] as const) {
     const baseUrl = urls[venue]
     if (!baseUrl) continue
+    const tier = options.lighterTier ?? 'standard'
+    const budget = createLighterBudget({
+      tier,
+      share,
+      ...shared(venue, baseUrl),
+    })
     adapters[venue] = createLighterAdapter({
       venue,
       baseUrl,
+      tier,
+      budget,
       testnet: config.lighterTestnet,
       nonces: lighterNonces,
       integratorAccountIndex: fees ? LIGHTER_INTEGRATOR_INDEX[venue] : null,
@@ -118,12 +158,15 @@ export function composeProtocolVenues(
     binders[venue] = createLighterBinder({
       venue,
       baseUrl,
+      budget,
       testnet: config.lighterTestnet,
     })
   }
   if (urls.aster) {
+    const budget = createAsterBudget({ share, ...shared('aster', urls.aster) })
     adapters.aster = createAsterAdapter({
       baseUrl: urls.aster,
+      budget,
       testnet: options.asterTestnet,
       ...(fees
         ? {
@@ -144,6 +187,7 @@ export function composeProtocolVenues(
     const secretOf = options.storedSecret
     binders.aster = createAsterBinder({
       baseUrl: urls.aster,
+      budget,
       testnet: options.asterTestnet,
       ...(secretOf
         ? { agentSecret: (owner, ref) => secretOf(owner, 'aster', ref) }
@@ -175,7 +219,7 @@ export function protocolUrlsFromEnv(
  */
 export function protocolVenueOptions(
   env: NodeJS.ProcessEnv,
-  store: Pick<Store, 'counters' | 'bindings'>,
+  store: Pick<Store, 'counters' | 'bindings' | 'venueBudgets' | 'dialect'>,
   masterKey: Buffer,
 ): ProtocolVenueOptions {
   const secrets = createAesGcmSecrets(deriveKey(masterKey, 'venue-credentials'))
@@ -183,7 +227,16 @@ export function protocolVenueOptions(
     hlMainnet: !envFlag(env.DN_HL_TESTNET, false),
     asterTestnet: envFlag(env.DN_ASTER_TESTNET, false),
     config: bindingConfigFromEnv(env),
-    store,
+    budgetShare: budgetShareFromEnv(env),
+    lighterTier: lighterTierFromEnv(env),
+    store: {
+      counters: store.counters,
+      // the processes of a PostgreSQL deployment spend one budget per
+      // venue; SQLite serves one process (its writes block the event loop)
+      ...(store.dialect === 'postgres'
+        ? { venueBudgets: store.venueBudgets }
+        : {}),
+    },
     async storedSecret(owner, venue, credentialRef) {
       try {
         const cred = await resolveCredential(store, secrets, owner, venue)
@@ -194,6 +247,30 @@ export function protocolVenueOptions(
       }
     },
   }
+}
+
+/** `DN_VENUE_BUDGET_SHARE`: a fraction in (0, 1]; a bad value stops the start. */
+export function budgetShareFromEnv(env: NodeJS.ProcessEnv): number {
+  const raw = env.DN_VENUE_BUDGET_SHARE
+  if (raw === undefined || raw === '') return 0.5
+  const share = Number(raw)
+  if (!(share > 0 && share <= 1)) {
+    throw new RangeError(
+      `DN_VENUE_BUDGET_SHARE must be a number above 0 and at most 1 (the share of each venue's published rate limits to use), not ${JSON.stringify(raw)}`,
+    )
+  }
+  return share
+}
+
+/** `DN_LIGHTER_TIER`: the Lighter account tier whose limits apply. */
+export function lighterTierFromEnv(env: NodeJS.ProcessEnv): LighterTier {
+  const raw = env.DN_LIGHTER_TIER ?? 'standard'
+  if (!(LIGHTER_TIERS as readonly string[]).includes(raw)) {
+    throw new RangeError(
+      `DN_LIGHTER_TIER must be one of ${LIGHTER_TIERS.join(', ')}, not ${JSON.stringify(raw)}`,
+    )
+  }
+  return raw as LighterTier
 }
 
 /** The `--<venue>-url` flags of the commands that trade. */

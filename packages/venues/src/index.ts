@@ -2,6 +2,7 @@
 
 export { asterClientOrderId } from './aster/adapter/asterClientOrderId.js'
 export { AsterRejectedError } from './aster/adapter/asterRejectedError.js'
+export { createAsterBudget } from './aster/adapter/asterTransport.js'
 export {
   type AsterAdapterOptions,
   type AsterBuilderFee,
@@ -51,6 +52,7 @@ export {
   createHyperliquidAdapter,
   type HyperliquidAdapterOptions,
 } from './hyperliquid/adapter/createHyperliquidAdapter.js'
+export { createHlBudget } from './hyperliquid/adapter/hlTransport.js'
 export {
   createHyperliquidBinder,
   HL_AGENT_NAME,
@@ -116,6 +118,10 @@ export {
 export { lighterClientOrderIndex } from './lighter/adapter/lighterClientOrderIndex.js'
 export { LighterRejectedError } from './lighter/adapter/lighterRejectedError.js'
 export {
+  createLighterBudget,
+  type LighterAuth,
+} from './lighter/adapter/lighterTransport.js'
+export {
   createLighterBinder,
   type LighterBinderOptions,
 } from './lighter/binder/createLighterBinder.js'
@@ -137,6 +143,10 @@ export {
   isServiceApiKeySlot,
   pickLighterApiKeySlot,
 } from './lighter/binding/pickLighterApiKeySlot.js'
+export {
+  LIGHTER_TIERS,
+  type LighterTier,
+} from './lighter/limits/lighterLimits.js'
 export {
   APPROVE_INTEGRATOR_TX_TYPE,
   type ApproveIntegratorParameters,

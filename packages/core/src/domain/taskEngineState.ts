@@ -47,6 +47,16 @@ export interface TaskEngineState {
   readonly fundingSince: string | null
   /** when the funding APY first fell under minFundingApy, if it still is */
   readonly fundingBelowSince: string | null
+  /**
+   * when funding payments are next read: just after the next settlement
+   * of either leg's market, not on every monitor round
+   */
+  readonly fundingCheckAt?: string | null | undefined
+  /**
+   * the last monitor round found the task near a rule threshold: its
+   * accounts are read more often and ahead of routine reads
+   */
+  readonly nearThreshold?: boolean | undefined
 }
 
 export const EMPTY_ENGINE_STATE: TaskEngineState = Object.freeze({

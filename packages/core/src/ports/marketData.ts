@@ -26,6 +26,10 @@ export interface MarketQuote {
   readonly ask: string
   /** funding rate per hour as a fraction (0.0001 = 0.01 %) */
   readonly fundingRateHourly: string
+  /** Unix ms the venue data was read (a shared snapshot may be older) */
+  readonly at?: number | undefined
+  /** Unix ms of the next funding settlement, when the venue says */
+  readonly nextFundingAt?: number | undefined
 }
 
 /**

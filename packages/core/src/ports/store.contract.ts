@@ -61,6 +61,7 @@ export function runStoreContract(
     bindingBatchTests(s, databases)
     idempotencyTests(s)
     requestLogTests(s)
+    venueBudgetTests(s)
     rateLimitTests(s)
     nonceAndWorkerTests(s)
     transactionTests(s)
@@ -1392,6 +1393,49 @@ function requestLogTests(store: GetStore) {
     for (const log of logs) await store().requestLogs.insert(log, 2)
     const kept = ids(logs).sort().reverse().slice(0, 2)
     expect(ids(await store().requestLogs.list(keyId, 'perp', 10))).toEqual(kept)
+  })
+}
+
+// ---------------------------------------------------------------- venue budgets
+
+function venueBudgetTests(store: GetStore) {
+  const bucket = () => `venue:${randomUUID()}`
+
+  test('venueBudgets: weight is reserved up to the ceiling, then the wait until it fits', async () => {
+    const b = bucket()
+    const t = baseMs()
+    const reserve = (ms: number, w: number) =>
+      store().venueBudgets.reserve(b, ms, 1000, 100, w)
+    expect(await reserve(t, 60)).toBe(0)
+    expect(await reserve(t + 100, 40)).toBe(0)
+    // full: the 60 leaves at t + 1000, the 40 at t + 1100
+    expect(await reserve(t + 200, 1)).toBe(800)
+    expect(await reserve(t + 200, 70)).toBe(900)
+    expect(await reserve(t + 1000, 60)).toBe(0)
+    expect(await reserve(t + 1000, 1)).toBe(100)
+    // heavier than the ceiling can never fit; other buckets are apart
+    expect(await reserve(t + 5000, 101)).toBe(Number.POSITIVE_INFINITY)
+    expect(
+      await store().venueBudgets.reserve(bucket(), t, 1000, 100, 100),
+    ).toBe(0)
+  })
+
+  test('venueBudgets: concurrent reservations never put more than the ceiling in a window', async () => {
+    const b = bucket()
+    const t = baseMs()
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        i % 2 === 0
+          ? store().venueBudgets.reserve(b, t, 60_000, 50, 5)
+          : store().transaction((tx) =>
+              tx.venueBudgets.reserve(b, t, 60_000, 50, 5),
+            ),
+      ),
+    )
+    expect(results.filter((w) => w === 0)).toHaveLength(10)
+    expect(await store().venueBudgets.reserve(b, t + 1, 60_000, 50, 1)).toBe(
+      59_999,
+    )
   })
 }
 

@@ -189,6 +189,27 @@ export interface RateLimitHit {
   readonly resetMs: number
 }
 
+/**
+ * A venue's request budget shared by every process of a deployment: an
+ * exact weighted sliding log per bucket (a venue limit, per IP or per
+ * account) of the weight each process reserved.
+ */
+export interface VenueBudgetRepo {
+  /**
+   * Reserves `weight` in `bucket` at `nowMs` only if the weight reserved
+   * within (nowMs - windowMs, nowMs] stays at or under `ceiling`. Atomic.
+   * @returns 0 when reserved, else ms until it could be (Infinity when
+   *   `weight` exceeds `ceiling`)
+   */
+  reserve(
+    bucket: string,
+    nowMs: number,
+    windowMs: number,
+    ceiling: number,
+    weight: number,
+  ): Promise<number>
+}
+
 export interface RateLimitRepo {
   /**
    * Sliding log: counts hits of `bucket` within (nowMs - windowMs, nowMs];
@@ -239,6 +260,7 @@ export interface Repos {
   readonly idempotency: IdempotencyRepo
   readonly requestLogs: RequestLogRepo
   readonly rateLimits: RateLimitRepo
+  readonly venueBudgets: VenueBudgetRepo
   readonly walletNonces: WalletNonceRepo
   readonly workers: WorkerRepo
   readonly locks: LockRepo

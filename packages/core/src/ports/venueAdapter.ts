@@ -1,5 +1,6 @@
 import type { OrderSide, TimeInForce } from '../domain/perpOrder.js'
 import type { VenueId } from '../domain/venue.js'
+import type { RequestPriority } from '../limits/requestBudget.js'
 import type { MarketQuote, MarketRules } from './marketData.js'
 
 /** The account a venue call acts for, with its decrypted credential. */
@@ -87,6 +88,14 @@ export interface FundingPayment {
   readonly positionSize: string
 }
 
+/** How a read may be served and how urgently it is sent. */
+export interface ReadOptions {
+  /** a snapshot at most this old may be served instead of a new read @default 0 */
+  readonly maxAgeMs?: number | undefined
+  /** @default 'routine' (funding: 'history') */
+  readonly priority?: RequestPriority | undefined
+}
+
 /**
  * One venue, as the worker and the API see it. Implemented by the real
  * adapters (Hyperliquid, Lighter, Aster) and by the paper adapters over the
@@ -113,11 +122,15 @@ export interface VenueAdapter {
     market: string,
     clientOrderId: string,
   ): Promise<VenueOrder | null>
-  positions(cred: VenueCredential): Promise<VenuePosition[]>
+  positions(
+    cred: VenueCredential,
+    options?: ReadOptions,
+  ): Promise<VenuePosition[]>
   /** Funding settlements on `market` at or after `since` (ISO). */
   funding(
     cred: VenueCredential,
     market: string,
     since: string,
+    options?: ReadOptions,
   ): Promise<FundingPayment[]>
 }

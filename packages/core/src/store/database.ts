@@ -158,6 +158,12 @@ export interface RateLimitsTable {
   hits: JsonColumn
 }
 
+export interface VenueBudgetsTable {
+  bucket: string
+  /** JSON `[[atMs, weight], ...]` of reservations inside the window */
+  entries: JsonColumn
+}
+
 export interface WalletNoncesTable {
   owner: string
   nonce: string
@@ -195,6 +201,7 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable
   request_logs: RequestLogsTable
   rate_limits: RateLimitsTable
+  venue_budgets: VenueBudgetsTable
   wallet_nonces: WalletNoncesTable
   workers: WorkersTable
   locks: LocksTable

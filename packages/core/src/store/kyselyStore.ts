@@ -16,6 +16,7 @@ import { requestLogRepo } from './requestLogRepo.js'
 import { StoreError } from './storeError.js'
 import { taskRepo } from './taskRepo.js'
 import { venueBindingRepo } from './venueBindingRepo.js'
+import { venueBudgetRepo } from './venueBudgetRepo.js'
 import { walletNonceRepo } from './walletNonceRepo.js'
 import { workerRepo } from './workerRepo.js'
 
@@ -163,6 +164,7 @@ function repos(scope: RepoScope): Repos {
     idempotency: idempotencyRepo(scope),
     requestLogs: requestLogRepo(scope),
     rateLimits: rateLimitRepo(scope),
+    venueBudgets: venueBudgetRepo(scope),
     walletNonces: walletNonceRepo(scope),
     workers: workerRepo(scope),
     locks: lockRepo(scope),

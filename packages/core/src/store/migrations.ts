@@ -32,6 +32,16 @@ export function migrations(
       down: (db: Kysely<unknown>) =>
         db.schema.dropTable('counters').ifExists().execute(),
     },
+    '0005_venue_budgets': {
+      up: (db: Kysely<unknown>) =>
+        db.schema
+          .createTable('venue_budgets')
+          .addColumn('bucket', 'text', (c) => c.primaryKey())
+          .addColumn('entries', 'text', (c) => c.notNull())
+          .execute(),
+      down: (db: Kysely<unknown>) =>
+        db.schema.dropTable('venue_budgets').ifExists().execute(),
+    },
   }
 }
 

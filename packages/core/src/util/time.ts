@@ -21,3 +21,10 @@ export function microsToIso(us: bigint | number | string): string {
 export function msToIso(ms: number): string {
   return new Date(ms).toISOString()
 }
+
+const HOUR_MS = 3_600_000
+
+/** The first whole UTC hour after `t` (Unix ms): hourly funding settles then. */
+export function nextHourAfter(t: number): number {
+  return Math.floor(t / HOUR_MS) * HOUR_MS + HOUR_MS
+}

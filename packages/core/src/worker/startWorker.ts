@@ -6,6 +6,7 @@ import {
 } from './processBindingBatch.js'
 import { ACTIVE_ORDER_STATUSES, processPerpOrder } from './processPerpOrder.js'
 import { ACTIVE_TASK_STATUSES, processTask } from './processTask.js'
+import { shareAccountReads } from './shareAccountReads.js'
 import { WORK_CHANNEL, type WorkerDeps } from './workerDeps.js'
 
 /**
@@ -79,9 +80,14 @@ export interface RunningWorker {
  * `idleMs` for work whose retry time has come. A fenced worker stops.
  */
 export function startWorker(
-  deps: WorkerDeps,
+  given: WorkerDeps,
   options: WorkerOptions = {},
 ): RunningWorker {
+  // one positions read per venue account serves every task of its owner
+  const deps: WorkerDeps = {
+    ...given,
+    adapters: shareAccountReads(given.adapters, given.clock),
+  }
   const batch = options.batch ?? 16
   const idleMs = options.idleMs ?? 250
   const heartbeatMs = options.heartbeatMs ?? 2_000

@@ -1,10 +1,12 @@
 import { MIN_ORDER_USD } from '../commands/createTask.js'
 import { commonStep } from '../commands/marketChecks.js'
+import type { TaskRecord } from '../domain/task.js'
 import type { Leg, LegOrder } from '../domain/taskEngineState.js'
 import { CredentialUnavailableError } from '../errors/worker.js'
 import type { MarketQuote, MarketRules } from '../ports/marketData.js'
+import type { VenuePosition } from '../ports/venueAdapter.js'
 import { dec, decString, floorToStep } from '../util/decimal.js'
-import { msToIso } from '../util/time.js'
+import { msToIso, nextHourAfter } from '../util/time.js'
 import { MONITOR_MS, startOperation, type TaskStep } from './processTask.js'
 import {
   CLOSE_SLIPPAGE_BPS,
@@ -204,25 +206,41 @@ export async function startResize(step: TaskStep): Promise<number | null> {
   return startOperation(step, 'resize', seq, legs)
 }
 
+/** A running task's accounts are read at least this often. */
+export const POSITIONS_MAX_AGE_MS = 10_000
+/** ... and this often when the last round found it near a threshold. */
+export const NEAR_THRESHOLD_MAX_AGE_MS = 2_000
+/** Funding is read this long after a settlement, for the venue to show it. */
+export const FUNDING_READ_LAG_MS = 2_000
+
 /**
- * A running task: refresh prices, leverage, margin modes and accrued
- * funding, then apply the auto-close rules in order of urgency.
+ * A running task: refresh prices (from the venue's shared market
+ * snapshot), leverage and margin modes (from its accounts' shared
+ * positions), book funding once a settlement has passed, then apply the
+ * auto-close rules in order of urgency.
  */
 export async function monitorTask(step: TaskStep): Promise<number | null> {
   const { deps, task, now } = step
   const io = await step.io()
   const m = await readMarkets(step)
+  const near = step.state.nearThreshold === true
   const positions = await Promise.all(
     LEGS.map(async (l) =>
-      (await io[l].adapter.positions(io[l].cred)).find(
-        (p) => p.market === marketOf(task, l),
-      ),
+      (
+        await io[l].adapter.positions(io[l].cred, {
+          maxAgeMs: near ? NEAR_THRESHOLD_MAX_AGE_MS : POSITIONS_MAX_AGE_MS,
+          priority: near ? 'urgent' : 'routine',
+        })
+      ).find((p) => p.market === marketOf(task, l)),
     ),
   )
   const since = step.state.fundingSince ?? task.createdAt
   let funding = dec(0)
   let cursor = since
+  const checkAt = step.state.fundingCheckAt
+  const fundingDue = !checkAt || now >= Date.parse(checkAt)
   for (const [i, l] of LEGS.entries()) {
+    if (!fundingDue) break
     const legSize = dec((l === 'long' ? task.longSize : task.shortSize) ?? '0')
     const pos = positions[i]
     for (const p of await io[l].adapter.funding(
@@ -239,6 +257,12 @@ export async function monitorTask(step: TaskStep): Promise<number | null> {
       if (p.time >= cursor) cursor = msToIso(Date.parse(p.time) + 1)
     }
   }
+  const nextFunding = Math.min(
+    ...LEGS.map((l) => m[l].quote.nextFundingAt ?? nextHourAfter(now)),
+  )
+  const fundingCheckAt = fundingDue
+    ? msToIso(Math.max(nextFunding, now) + FUNDING_READ_LAG_MS)
+    : checkAt
   const [longPos, shortPos] = positions
   await step.save({
     longPrice: m.long.quote.mark,
@@ -248,7 +272,12 @@ export async function monitorTask(step: TaskStep): Promise<number | null> {
     longMarginMode: longPos?.marginMode ?? task.longMarginMode,
     shortMarginMode: shortPos?.marginMode ?? task.shortMarginMode,
     fundingUsd: decString(dec(task.fundingUsd).add(funding).toDecimalPlaces(8)),
-    engineState: { ...step.state, fundingSince: cursor },
+    engineState: {
+      ...step.state,
+      fundingSince: cursor,
+      fundingCheckAt,
+      nearThreshold: nearAnyThreshold(task, positions, m),
+    },
   })
   const t = step.task
   for (const [i, l] of LEGS.entries()) {
@@ -300,4 +329,36 @@ export async function monitorTask(step: TaskStep): Promise<number | null> {
     }
   }
   return now + MONITOR_MS
+}
+
+/**
+ * Within twice a rule's threshold: liquidation closer than twice the
+ * protection distance, or legs apart by more than half the mismatch limit.
+ */
+function nearAnyThreshold(
+  t: TaskRecord,
+  positions: readonly (VenuePosition | undefined)[],
+  m: Record<Leg, { quote: MarketQuote }>,
+): boolean {
+  if (t.liqProtectionPct !== null) {
+    for (const [i, l] of LEGS.entries()) {
+      const liq = positions[i]?.liquidationPrice
+      if (!liq) continue
+      const mark = dec(m[l].quote.mark)
+      const pct = mark.sub(liq).abs().div(mark).mul(100)
+      if (pct.lt(dec(t.liqProtectionPct).mul(2))) return true
+    }
+  }
+  if (t.sizeMismatchPct !== null) {
+    const a = dec(t.longSize ?? '0')
+    const b = dec(t.shortSize ?? '0')
+    const big = a.gt(b) ? a : b
+    if (
+      big.gt(0) &&
+      a.sub(b).abs().div(big).mul(100).gt(dec(t.sizeMismatchPct).div(2))
+    ) {
+      return true
+    }
+  }
+  return false
 }

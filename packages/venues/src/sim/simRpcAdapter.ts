@@ -1,10 +1,10 @@
 import {
-  UncertainSubmissionError,
+  createRequestBudget,
   type VenueAdapter,
   type VenueId,
   VenueUnavailableError,
 } from '@dn/core'
-import { failedBeforeSending } from '../wire/fetchFailure.js'
+import { createVenueHttp, type VenueProtocol } from '../wire/venueHttp.js'
 import { fromWire, type SimRpcMethod, type SimRpcResponse } from './simRpc.js'
 
 export interface SimRpcAdapterOptions {
@@ -17,57 +17,47 @@ export interface SimRpcAdapterOptions {
   readonly timeout?: number
 }
 
-/**
- * A VenueAdapter for the simulated venues of another process. A call that
- * never connected is VenueUnavailableError (nothing was sent); a `place`
- * whose answer is lost after connecting is UncertainSubmissionError, as on
- * a real venue.
- */
-export function createSimRpcAdapter(o: SimRpcAdapterOptions): VenueAdapter {
-  const fetchFn = o.fetchFn ?? globalThis.fetch
-  const url = `${o.baseUrl.replace(/\/$/, '')}/rpc`
-  const call = async <T>(method: SimRpcMethod, args: unknown[]): Promise<T> => {
-    let res: Response
-    try {
-      res = await fetchFn(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ venue: o.venue, method, args }),
-        signal: AbortSignal.timeout(o.timeout ?? 5_000),
-      })
-    } catch (err) {
-      if (failedBeforeSending(err) || method !== 'place') {
-        throw new VenueUnavailableError(
-          `${o.venue} sim unreachable: ${String(err)}`,
-          { cause: err },
-        )
-      }
-      throw new UncertainSubmissionError(
-        `${o.venue} sim did not answer: ${String(err)}`,
-        { cause: err },
-      )
-    }
-    let body: SimRpcResponse
-    try {
-      body = (await res.json()) as SimRpcResponse
-    } catch (err) {
-      if (method === 'place') {
-        throw new UncertainSubmissionError(`${o.venue} sim answer lost`, {
-          cause: err,
-        })
-      }
-      throw new VenueUnavailableError(`${o.venue} sim answer lost`, {
-        cause: err,
-      })
-    }
-    if (!res.ok && !('ok' in body)) {
-      throw new VenueUnavailableError(
-        `${o.venue} sim answered HTTP ${res.status}`,
-      )
+/** The simulator's RPC: every answer is `{ok, result}` or `{ok, error}`. */
+const simProtocol: VenueProtocol<unknown> = {
+  venue: 'sim',
+  rateLimited: () => null,
+  read(_req, answer, uncertain) {
+    const body = answer.json as SimRpcResponse | undefined
+    if (body === undefined) throw uncertain('answer lost')
+    if (!(answer.status >= 200 && answer.status < 300) && !('ok' in body)) {
+      throw new VenueUnavailableError(`sim answered HTTP ${answer.status}`)
     }
     if (!body.ok) throw fromWire(body.error)
-    return body.result as T
-  }
+    return body.result
+  },
+}
+
+/**
+ * A VenueAdapter for the simulated venues of another process, through the
+ * same HTTP layer as the real venues. A call that never connected is
+ * VenueUnavailableError (nothing was sent); a `place` whose answer is lost
+ * after connecting is UncertainSubmissionError, as on a real venue. The
+ * simulator publishes no rate limits: its budget has none.
+ */
+export function createSimRpcAdapter(o: SimRpcAdapterOptions): VenueAdapter {
+  const send = createVenueHttp(simProtocol, {
+    baseUrl: o.baseUrl,
+    fetchFn: o.fetchFn ?? globalThis.fetch,
+    timeout: o.timeout ?? 5_000,
+    budget: createRequestBudget({ name: `${o.venue} sim`, limits: [] }),
+  })
+  const call = async <T>(method: SimRpcMethod, args: unknown[]): Promise<T> =>
+    (await send({
+      method: 'POST',
+      path: '/rpc',
+      body: {
+        contentType: 'application/json',
+        text: JSON.stringify({ venue: o.venue, method, args }),
+      },
+      kind: method === 'place' ? 'write' : 'read',
+      priority: method === 'place' ? 'order' : 'routine',
+      charges: [],
+    })) as T
   return {
     venue: o.venue,
     rules: async (symbol) => (await call('rules', [symbol])) ?? undefined,

@@ -5,7 +5,11 @@ import {
 } from '@dn/core'
 import { describe, expect, test } from 'vitest'
 import { AsterRejectedError } from './asterRejectedError.js'
-import { type AsterRequest, createAsterTransport } from './asterTransport.js'
+import {
+  type AsterRequest,
+  createAsterBudget,
+  createAsterTransport,
+} from './asterTransport.js'
 
 const ORDER: AsterRequest = {
   method: 'POST',
@@ -19,10 +23,11 @@ const READ: AsterRequest = { ...ORDER, method: 'GET', kind: 'read' }
 function scripted(answers: (() => Response | Promise<Response>)[]) {
   let now = 1_000_000
   const calls: { url: string; init: RequestInit | undefined }[] = []
+  const clock = { now: () => now }
   const send = createAsterTransport({
     baseUrl: 'https://fapi.example/',
     timeout: 1_000,
-    clock: { now: () => now },
+    budget: createAsterBudget({ clock }),
     fetchFn: async (url, init) => {
       calls.push({ url: String(url), init })
       const next = answers.shift()
@@ -100,15 +105,15 @@ describe('createAsterTransport', () => {
         json(
           429,
           { code: -1003, msg: 'Too many requests' },
-          { 'Retry-After': '3' },
+          { 'Retry-After': '30' },
         ),
       () => json(200, {}),
     ])
     await expect(t.send(ORDER)).rejects.toBeInstanceOf(VenueUnavailableError)
-    t.advance(2_000)
-    await expect(t.send(READ)).rejects.toThrow(/backing off/)
+    t.advance(20_000)
+    await expect(t.send(READ)).rejects.toThrow(/back off/)
     expect(t.calls).toHaveLength(1)
-    t.advance(1_000)
+    t.advance(10_000)
     await expect(t.send(READ)).resolves.toEqual({})
     expect(t.calls).toHaveLength(2)
   })
@@ -116,19 +121,21 @@ describe('createAsterTransport', () => {
   test('behavior: 418 without Retry-After bans for 2 minutes', async () => {
     const t = scripted([() => json(418, {}), () => json(200, {})])
     await expect(t.send(READ)).rejects.toBeInstanceOf(VenueUnavailableError)
-    t.advance(119_000)
-    await expect(t.send(READ)).rejects.toThrow(/backing off/)
+    t.advance(110_000)
+    await expect(t.send(READ)).rejects.toThrow(/back off/)
+    t.advance(9_000)
     t.advance(1_000)
     await expect(t.send(READ)).resolves.toEqual({})
   })
 
-  test('behavior: a used weight at the limit holds requests to the next minute', async () => {
+  test('behavior: weight the venue says this IP used (other processes too) is counted', async () => {
     const t = scripted([
       () => json(200, {}, { 'X-MBX-USED-WEIGHT-1m': '2400' }),
       () => json(200, {}, { 'X-MBX-USED-WEIGHT-1m': '1' }),
     ])
     await t.send(READ)
-    await expect(t.send(READ)).rejects.toThrow(/backing off/)
+    await expect(t.send(READ)).rejects.toThrow(/budget is spent/)
+    expect(t.calls).toHaveLength(1)
     t.advance(60_000)
     await expect(t.send(READ)).resolves.toEqual({})
   })

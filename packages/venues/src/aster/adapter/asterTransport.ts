@@ -1,22 +1,32 @@
 import {
-  type Clock,
-  UncertainSubmissionError,
+  createRequestBudget,
+  type RequestBudget,
+  type RequestPriority,
   VenueRejectedError,
   VenueUnavailableError,
 } from '@dn/core'
-import { failedBeforeSending, isTimeout } from '../../wire/fetchFailure.js'
+import { isObj } from '../../wire/jsonFields.js'
+import type { PublishedLimit } from '../../wire/requestCharge.js'
+import {
+  type CallKind,
+  createVenueHttp,
+  type VenueBudgetOptions,
+  type VenueProtocol,
+} from '../../wire/venueHttp.js'
+import { ASTER_LIMITS, asterRequestCharges } from '../limits/asterLimits.js'
 import { AsterRejectedError } from './asterRejectedError.js'
 
-/** `read`: nothing changes on the venue; `write`: an order may be placed. */
-export type AsterCallKind = 'read' | 'write'
-
 export interface AsterRequest {
-  readonly method: 'GET' | 'POST' | 'DELETE'
+  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE'
   /** e.g. `/fapi/v3/order` */
   readonly path: string
   /** the exact encoded parameter string (signed requests: with signature) */
   readonly params: string
-  readonly kind: AsterCallKind
+  readonly kind: CallKind
+  /** @default 'order' for writes, 'routine' for reads */
+  readonly priority?: RequestPriority | undefined
+  /** the user a signed request acts for: per-account limits (ORDERS) */
+  readonly account?: string | undefined
 }
 
 export type AsterSend = (request: AsterRequest) => Promise<unknown>
@@ -26,138 +36,117 @@ export interface AsterTransportOptions {
   readonly fetchFn: typeof globalThis.fetch
   /** ms before a request is abandoned */
   readonly timeout: number
-  readonly clock: Clock
-  /** REQUEST_WEIGHT per minute (exchangeInfo `rateLimits`) @default 2400 */
-  readonly weightLimit?: number | undefined
+  /** Aster's per-IP budget, shared by every adapter and binder */
+  readonly budget: RequestBudget
+  /** the limits in force, as the last exchangeInfo published @default ASTER_LIMITS */
+  readonly limits?: (() => readonly PublishedLimit[]) | undefined
 }
 
 /** Aster codes meaning "sent, execution status unknown". */
 const UNKNOWN_CODES = new Set([-1006, -1007])
 const MINUTE = 60_000
+/** the per-IP weight limit `X-MBX-USED-WEIGHT-1M` reports on */
+const WEIGHT_LIMIT = 'REQUEST_WEIGHT'
 
 /**
- * The HTTP layer of the Aster adapter, with the venue port's error classes:
- * - refused before sending, or while backing off → VenueUnavailableError;
- * - 429 / 418 / -1003 → VenueUnavailableError and no request until
- *   `Retry-After` (default 60 s / 120 s) has passed; a used weight
- *   (`X-MBX-USED-WEIGHT-1m`) at the limit holds requests to the next minute;
- * - timeout, reset, 5xx, -1006/-1007 or an unreadable answer: a write is
- *   UncertainSubmissionError (503 means "status unknown", never resent),
- *   a read VenueUnavailableError;
+ * Aster's answers (Futures V3):
+ * - 429, 418 (IP ban) and -1003 are its rate limit: nothing is sent until
+ *   `Retry-After` (default 60 s, a ban 120 s) has passed;
+ * - `X-MBX-USED-WEIGHT-1M` on every answer tells what this IP spent,
+ *   other processes included: the budget counts it;
+ * - -1006/-1007 mean "sent, status unknown": a write is uncertain;
  * - `{"code": <negative>, "msg"}` → AsterRejectedError (the venue's msg).
- * GET sends the string as the query; POST and DELETE as a form body.
- * @example const send = createAsterTransport({ baseUrl, fetchFn: fetch, timeout: 10_000, clock })
  */
-export function createAsterTransport(o: AsterTransportOptions): AsterSend {
-  const base = o.baseUrl.replace(/\/+$/, '')
-  const limit = o.weightLimit ?? 2400
-  let blockedUntil = 0
-
-  const holdOff = (ms: number) => {
-    blockedUntil = Math.max(blockedUntil, o.clock.now() + ms)
-  }
-
-  return async (req) => {
-    const what = `aster ${req.method} ${req.path}`
-    const uncertain = (msg: string, cause?: unknown) =>
-      req.kind === 'write'
-        ? new UncertainSubmissionError(`${what}: ${msg}`, { cause })
-        : new VenueUnavailableError(`${what}: ${msg}`, { cause })
-    const waitMs = blockedUntil - o.clock.now()
-    if (waitMs > 0) {
-      throw new VenueUnavailableError(
-        `${what}: backing off rate limits for ${Math.ceil(waitMs / 1000)} s`,
-      )
+const asterProtocol: VenueProtocol<unknown> = {
+  venue: 'aster',
+  rateLimited(a) {
+    if (a.status === 429 || a.status === 418) {
+      const retry = Number(a.headers.get('retry-after'))
+      if (Number.isFinite(retry) && retry > 0) return retry * 1000
+      return a.status === 418 ? 2 * MINUTE : MINUTE
     }
-    const get = req.method === 'GET'
-    let res: Response
-    try {
-      res = await o.fetchFn(
-        get && req.params
-          ? `${base}${req.path}?${req.params}`
-          : `${base}${req.path}`,
-        {
-          method: req.method,
-          headers: get
-            ? {}
-            : { 'content-type': 'application/x-www-form-urlencoded' },
-          ...(get ? {} : { body: req.params }),
-          signal: AbortSignal.timeout(o.timeout),
-        },
-      )
-    } catch (err) {
-      if (failedBeforeSending(err)) {
-        throw new VenueUnavailableError(`${what}: not reachable`, {
-          cause: err,
-        })
-      }
-      throw uncertain(
-        isTimeout(err) ? 'timed out' : 'failed after sending',
-        err,
-      )
+    return errorCode(a.json) === -1003 ? MINUTE : null
+  },
+  settle(_req, a, budget) {
+    const used = a.headers.get('x-mbx-used-weight-1m')
+    if (used !== null && Number.isFinite(Number(used))) {
+      // per IP: the bucket is the limit itself
+      budget.observe(WEIGHT_LIMIT, WEIGHT_LIMIT, Number(used))
     }
-    const used = Number(res.headers.get('x-mbx-used-weight-1m'))
-    if (Number.isFinite(used) && used >= limit) {
-      holdOff(MINUTE - (o.clock.now() % MINUTE))
-    }
-    if (res.status === 429 || res.status === 418) {
-      const retry = Number(res.headers.get('retry-after'))
-      holdOff(
-        Number.isFinite(retry) && retry > 0
-          ? retry * 1000
-          : res.status === 418
-            ? 2 * MINUTE
-            : MINUTE,
-      )
-      throw new VenueUnavailableError(`${what}: rate limited (${res.status})`)
-    }
-    let text: string
-    try {
-      text = await res.text()
-    } catch (err) {
-      throw uncertain('answer cut off', err)
-    }
-    let body: unknown
-    try {
-      body = JSON.parse(text)
-    } catch {
-      body = undefined
-    }
-    const code = errorCode(body)
-    if (code === -1003) {
-      holdOff(MINUTE)
-      throw new VenueUnavailableError(`${what}: too many requests (-1003)`)
-    }
-    if (res.status >= 500 || (code !== null && UNKNOWN_CODES.has(code))) {
-      throw uncertain(`HTTP ${res.status} ${text.slice(0, 200)}`.trim())
+  },
+  read(req, a, uncertain) {
+    const code = errorCode(a.json)
+    if (code !== null && UNKNOWN_CODES.has(code)) {
+      throw uncertain(`HTTP ${a.status} ${a.text.slice(0, 200)}`.trim())
     }
     if (code !== null) {
-      throw new AsterRejectedError(code, errorMsg(body) ?? `code ${code}`)
+      throw new AsterRejectedError(code, errorMsg(a.json) ?? `code ${code}`)
     }
-    if (!res.ok) {
+    if (a.status < 200 || a.status > 299) {
       if (req.kind === 'write') {
         throw new VenueRejectedError(
-          `HTTP ${res.status}: ${text.slice(0, 200)}`,
+          `HTTP ${a.status}: ${a.text.slice(0, 200)}`,
         )
       }
-      throw new VenueUnavailableError(`${what}: HTTP ${res.status}`)
+      throw new VenueUnavailableError(`aster ${req.path}: HTTP ${a.status}`)
     }
-    if (body === undefined) {
-      throw uncertain(`answer is not JSON: ${text.slice(0, 200)}`)
+    if (a.json === undefined) {
+      throw uncertain(`answer is not JSON: ${a.text.slice(0, 200)}`)
     }
-    return body
+    return a.json
+  },
+}
+
+/** A budget of Aster's published limits. */
+export function createAsterBudget(options: VenueBudgetOptions): RequestBudget {
+  return createRequestBudget({
+    ...options,
+    name: 'aster',
+    limits: ASTER_LIMITS,
+  })
+}
+
+/**
+ * The HTTP layer of the Aster adapter and binder: every request is weighed
+ * by Aster's published endpoint weights and waits for the budget. GET
+ * sends the string as the query; POST, PUT and DELETE as a form body.
+ * @example const send = createAsterTransport({ baseUrl, fetchFn: fetch, timeout: 10_000, budget: createAsterBudget({}) })
+ */
+export function createAsterTransport(o: AsterTransportOptions): AsterSend {
+  const send = createVenueHttp(asterProtocol, o)
+  return (req) => {
+    const get = req.method === 'GET'
+    return send({
+      method: req.method,
+      path: req.path,
+      ...(get
+        ? { query: req.params }
+        : {
+            body: {
+              contentType: 'application/x-www-form-urlencoded',
+              text: req.params,
+            },
+          }),
+      kind: req.kind,
+      priority: req.priority ?? (req.kind === 'write' ? 'order' : 'routine'),
+      charges: asterRequestCharges(
+        req.method,
+        req.path,
+        req.params,
+        req.account?.toLowerCase() ?? null,
+        o.limits?.() ?? ASTER_LIMITS,
+      ),
+    })
   }
 }
 
 function errorCode(body: unknown): number | null {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return null
-  }
-  const code = (body as { code?: unknown }).code
+  if (!isObj(body)) return null
+  const code = body.code
   return typeof code === 'number' && code < 0 ? code : null
 }
 
 function errorMsg(body: unknown): string | null {
-  const msg = (body as { msg?: unknown }).msg
+  const msg = isObj(body) ? body.msg : undefined
   return typeof msg === 'string' ? msg : null
 }

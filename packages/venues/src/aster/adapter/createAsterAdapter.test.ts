@@ -21,6 +21,7 @@ import { SIM_MARKETS } from '../../sim/simMarkets.js'
 import { signAsterMessage } from '../signing/asterMessage.js'
 import { formEncode } from '../signing/formEncode.js'
 import { AsterRejectedError } from './asterRejectedError.js'
+import { createAsterBudget } from './asterTransport.js'
 import { createAsterAdapter } from './createAsterAdapter.js'
 
 const cloid = () =>
@@ -119,7 +120,7 @@ describe('Aster adapter against the signature-checking fake', () => {
     const o = await order()
     const tampering = createAsterAdapter({
       baseUrl: fake.url,
-      fetch: (url, init) =>
+      fetchFn: (url, init) =>
         globalThis.fetch(url, {
           ...init,
           body:
@@ -216,7 +217,7 @@ describe('Aster adapter against the signature-checking fake', () => {
     const o = await order()
     exchange.setFaults({ outage: true })
     try {
-      await expect(adapter.quote('ETHUSDT')).rejects.toMatchObject({
+      await expect(adapter.positions(cred)).rejects.toMatchObject({
         code: 'venue_unavailable',
       })
       // 503 means "status unknown" on Aster: never assumed not placed
@@ -409,5 +410,60 @@ describe('Aster adapter: builder fee, funding, tick grid', () => {
         builder: { address: builder, feeRate: '0.002' },
       }),
     ).toThrow(RangeError)
+  })
+})
+
+describe('Aster adapter within the limits the venue publishes', () => {
+  const exchange = createSimExchange({
+    venue: 'aster',
+    seed: 14,
+    clock: { now: () => Date.now() },
+  })
+  let fake: AsterFake
+  beforeAll(async () => {
+    // a venue publishing a tenth of Aster's weight limit, and enforcing it
+    fake = await startAsterFake({
+      exchange,
+      port: 0,
+      rateLimits: {
+        enforce: true,
+        limits: [
+          {
+            id: 'REQUEST_WEIGHT',
+            capacity: 240,
+            windowMs: 60_000,
+            per: 'ip',
+          },
+        ],
+      },
+    })
+  })
+  afterAll(() => fake.close())
+
+  test('behavior: the budget takes exchangeInfo limits and is never refused', async () => {
+    const budget = createAsterBudget({ share: 0.5 })
+    const adapter = createAsterAdapter({
+      baseUrl: fake.url,
+      budget,
+      marketMaxAgeMs: 0,
+    })
+    await adapter.rules('ETHUSDT')
+    expect(
+      budget.limits().find((l) => l.id === 'REQUEST_WEIGHT')?.capacity,
+    ).toBe(240)
+    // quotes until the budget says no: the venue never has to
+    let refused: unknown
+    for (let i = 0; i < 100 && !refused; i++) {
+      await adapter.quote('ETHUSDT').catch((e: unknown) => {
+        refused = e
+      })
+    }
+    expect(String(refused)).toMatch(/budget is spent/)
+    const weight = fake
+      .rateLimitUsage()
+      .find((u) => u.limit === 'REQUEST_WEIGHT')
+    expect(weight?.refused ?? 0).toBe(0)
+    expect(weight?.peak ?? 0).toBeLessThanOrEqual(120)
+    expect(weight?.peak ?? 0).toBeGreaterThan(60)
   })
 })

@@ -1,10 +1,14 @@
 import {
   type Clock,
+  createSharedRead,
   dec,
   decString,
   type FundingPayment,
   type MarketQuote,
   type MarketRules,
+  type ReadOptions,
+  type RequestBudget,
+  type RequestPriority,
   systemClock,
   UncertainSubmissionError,
   type VenueAdapter,
@@ -17,6 +21,10 @@ import {
 } from '@dn/core'
 import { getAddress, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import type { PublishedLimit } from '../../wire/requestCharge.js'
+import type { CallKind } from '../../wire/venueHttp.js'
+import { ASTER_LIMITS } from '../limits/asterLimits.js'
+import { asterLimitsFromExchangeInfo } from '../limits/asterRateLimitEntries.js'
 import {
   type AsterFilters,
   parseAsterFilters,
@@ -33,8 +41,8 @@ import { type AsterParam, formEncode } from '../signing/formEncode.js'
 import { asterClientOrderId } from './asterClientOrderId.js'
 import { AsterRejectedError } from './asterRejectedError.js'
 import {
-  type AsterCallKind,
   type AsterSend,
+  createAsterBudget,
   createAsterTransport,
 } from './asterTransport.js'
 import {
@@ -62,7 +70,7 @@ export interface AsterAdapterOptions {
   /** sign for chain 714 instead of 1666 @default false */
   readonly testnet?: boolean | undefined
   /** @default globalThis.fetch */
-  readonly fetch?: typeof globalThis.fetch | undefined
+  readonly fetchFn?: typeof globalThis.fetch | undefined
   /** time for nonces, caches and back-off @default systemClock */
   readonly clock?: Clock | undefined
   /**
@@ -77,6 +85,16 @@ export interface AsterAdapterOptions {
   readonly timeout?: number | undefined
   /** ms exchangeInfo and fundingInfo are cached @default 60_000 */
   readonly infoTtlMs?: number | undefined
+  /**
+   * ms one read of every symbol's mark, funding rate and best bid/ask
+   * serves quotes for, shared by every caller @default 2_000
+   */
+  readonly marketMaxAgeMs?: number | undefined
+  /**
+   * Aster's per-IP request budget, shared by every adapter and binder of
+   * this process @default one of its own at half the limits
+   */
+  readonly budget?: RequestBudget | undefined
   /** ms a one-way position-mode check is trusted @default 300_000 */
   readonly modeTtlMs?: number | undefined
   /**
@@ -116,19 +134,33 @@ export function createAsterAdapter(options: AsterAdapterOptions): VenueAdapter {
   const chainId = options.testnet
     ? ASTER_AGENT_CHAIN_ID.testnet
     : ASTER_AGENT_CHAIN_ID.mainnet
+  const budget = options.budget ?? createAsterBudget({ clock })
+  // the limits exchangeInfo publishes replace the documented ones
+  let limits: readonly PublishedLimit[] = ASTER_LIMITS
   const send: AsterSend = createAsterTransport({
     baseUrl: options.baseUrl,
-    fetchFn: options.fetch ?? globalThis.fetch,
+    fetchFn: options.fetchFn ?? globalThis.fetch,
     timeout: options.timeout ?? 10_000,
-    clock,
+    budget,
+    limits: () => limits,
   })
+  const marketMaxAge = options.marketMaxAgeMs ?? 2_000
+  // every symbol in one request each: one read serves every task
+  const marks = createSharedRead(clock, () =>
+    publicGet('/fapi/v3/premiumIndex'),
+  )
+  const books = createSharedRead(clock, () =>
+    publicGet('/fapi/v3/ticker/bookTicker'),
+  )
+  const fundingIntervals = createSharedRead(clock, () =>
+    publicGet('/fapi/v3/fundingInfo'),
+  )
   const nonces = createAsterNonces(clock)
   const builder = options.builder && {
     address: getAddress(options.builder.address),
     feeRate: requireRate(options.builder.feeRate),
   }
   let info: { at: number; symbols: Map<string, AsterFilters> } | undefined
-  const fundingHours = new Map<string, { at: number; hours: number }>()
   /** owner (lowercase) → one-way confirmed until */
   const oneWay = new Map<string, number>()
 
@@ -157,6 +189,11 @@ export function createAsterAdapter(options: AsterAdapterOptions): VenueAdapter {
     if (!isObj(raw) || !Array.isArray(raw.symbols)) {
       throw badRead('exchangeInfo', raw)
     }
+    const published = asterLimitsFromExchangeInfo(raw.rateLimits)
+    if (published.length > 0) {
+      limits = published
+      budget.setLimits(published)
+    }
     const map = new Map<string, AsterFilters>()
     for (const s of raw.symbols) {
       if (!isObj(s) || s.status !== 'TRADING') continue
@@ -169,16 +206,12 @@ export function createAsterAdapter(options: AsterAdapterOptions): VenueAdapter {
   }
 
   async function intervalHours(symbol: string): Promise<number> {
-    const hit = fundingHours.get(symbol)
-    if (hit && clock.now() - hit.at < ttl) return hit.hours
-    const raw = await publicGet('/fapi/v3/fundingInfo', [['symbol', symbol]])
+    const raw = (await fundingIntervals.get(undefined, ttl)).value
     const row = Array.isArray(raw)
       ? raw.find((r) => isObj(r) && r.symbol === symbol)
       : undefined
     const h = isObj(row) ? row.fundingIntervalHours : undefined
-    const hours = typeof h === 'number' && h > 0 ? h : DEFAULT_FUNDING_HOURS
-    fundingHours.set(symbol, { at: clock.now(), hours })
-    return hours
+    return typeof h === 'number' && h > 0 ? h : DEFAULT_FUNDING_HOURS
   }
 
   async function signed(
@@ -186,9 +219,10 @@ export function createAsterAdapter(options: AsterAdapterOptions): VenueAdapter {
     method: 'GET' | 'POST' | 'DELETE',
     path: string,
     params: AsterParam[],
-    kind: AsterCallKind,
+    kind: CallKind,
     /** Unix ms after which the venue must refuse the request */
     validUntil?: number,
+    priority?: RequestPriority,
   ): Promise<unknown> {
     const key = agentKey(cred)
     const signer = privateKeyToAccount(key).address
@@ -214,7 +248,14 @@ export function createAsterAdapter(options: AsterAdapterOptions): VenueAdapter {
       ['signer', signer],
     ])
     const signature = await signAsterMessage({ privateKey: key, msg, chainId })
-    return send({ method, path, params: `${msg}&signature=${signature}`, kind })
+    return send({
+      method,
+      path,
+      params: `${msg}&signature=${signature}`,
+      kind,
+      priority,
+      account: owner(cred),
+    })
   }
 
   /** Refuses Hedge Mode accounts: the service keeps one net position. */
@@ -246,6 +287,8 @@ export function createAsterAdapter(options: AsterAdapterOptions): VenueAdapter {
           ['origClientOrderId', asterClientOrderId(id)],
         ],
         'read',
+        undefined,
+        'urgent',
       )
       const o = parseAsterOrder(raw, id)
       if (!o) throw badRead('order', raw)
@@ -277,11 +320,13 @@ export function createAsterAdapter(options: AsterAdapterOptions): VenueAdapter {
     },
 
     async quote(symbol: string): Promise<MarketQuote> {
-      const [premium, book, hours] = await Promise.all([
-        publicGet('/fapi/v3/premiumIndex', [['symbol', symbol]]),
-        publicGet('/fapi/v3/ticker/bookTicker', [['symbol', symbol]]),
+      const [allMarks, allBooks, hours] = await Promise.all([
+        marks.get(undefined, marketMaxAge),
+        books.get(undefined, marketMaxAge),
         intervalHours(symbol),
       ])
+      const premium = rowOf(allMarks.value, symbol)
+      const book = rowOf(allBooks.value, symbol)
       const mark = isObj(premium) ? decField(premium.markPrice) : null
       const rate = isObj(premium) ? decField(premium.lastFundingRate) : null
       if (mark === null || rate === null) throw badRead('premiumIndex', premium)
@@ -295,6 +340,10 @@ export function createAsterAdapter(options: AsterAdapterOptions): VenueAdapter {
         bid: bid === '0' ? mark : bid,
         ask: ask === '0' ? mark : ask,
         fundingRateHourly: decString(dec(rate).div(hours)),
+        at: Math.min(allMarks.at, allBooks.at),
+        ...(isObj(premium) && typeof premium.nextFundingTime === 'number'
+          ? { nextFundingAt: premium.nextFundingTime }
+          : {}),
       }
     },
 
@@ -372,9 +421,20 @@ export function createAsterAdapter(options: AsterAdapterOptions): VenueAdapter {
     order: (cred: VenueCredential, market: string, clientOrderId: string) =>
       query(cred, market, clientOrderId),
 
-    async positions(cred: VenueCredential): Promise<VenuePosition[]> {
+    async positions(
+      cred: VenueCredential,
+      read?: ReadOptions,
+    ): Promise<VenuePosition[]> {
       await requireOneWay(cred)
-      const raw = await signed(cred, 'GET', '/fapi/v3/positionRisk', [], 'read')
+      const raw = await signed(
+        cred,
+        'GET',
+        '/fapi/v3/positionRisk',
+        [],
+        'read',
+        undefined,
+        read?.priority,
+      )
       if (!Array.isArray(raw)) throw badRead('positionRisk', raw)
       if (raw.some((r) => isObj(r) && r.positionSide !== 'BOTH')) {
         oneWay.delete(cred.owner.toLowerCase())
@@ -387,6 +447,7 @@ export function createAsterAdapter(options: AsterAdapterOptions): VenueAdapter {
       cred: VenueCredential,
       market: string,
       since: string,
+      read?: ReadOptions,
     ): Promise<FundingPayment[]> {
       let startTime = Date.parse(since)
       if (!Number.isFinite(startTime)) {
@@ -405,6 +466,8 @@ export function createAsterAdapter(options: AsterAdapterOptions): VenueAdapter {
             ['limit', String(INCOME_PAGE)],
           ],
           'read',
+          undefined,
+          read?.priority ?? 'history',
         )
         if (!Array.isArray(raw)) throw badRead('income', raw)
         let last = startTime
@@ -430,6 +493,13 @@ export function createAsterAdapter(options: AsterAdapterOptions): VenueAdapter {
 }
 
 // ---------------------------------------------------------------- helpers
+
+/** The row of `symbol` in an all-symbols answer (premiumIndex, bookTicker). */
+function rowOf(rows: unknown, symbol: string): unknown {
+  return Array.isArray(rows)
+    ? rows.find((r) => isObj(r) && r.symbol === symbol)
+    : undefined
+}
 
 /** A place answer that is not an order: it may have been placed. */
 class UncertainAnswer extends UncertainSubmissionError {

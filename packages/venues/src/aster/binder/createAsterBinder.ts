@@ -3,6 +3,7 @@ import {
   type Clock,
   type CompletionResult,
   type PreparedVenue,
+  type RequestBudget,
   type SignRequest,
   systemClock,
   type VenueBinder,
@@ -17,7 +18,10 @@ import {
 } from '../../binding/signRequestKinds.js'
 import { verifySignRequest } from '../../binding/verifySignRequest.js'
 import { AsterRejectedError } from '../adapter/asterRejectedError.js'
-import { createAsterTransport } from '../adapter/asterTransport.js'
+import {
+  createAsterBudget,
+  createAsterTransport,
+} from '../adapter/asterTransport.js'
 import { isObj } from '../adapter/asterWire.js'
 import { prepareAsterAgent } from '../binding/prepareAsterAgent.js'
 import {
@@ -33,7 +37,9 @@ export interface AsterBinderOptions {
   /** `AsterChain` 'Testnet' and agent chain 714 @default false */
   readonly testnet?: boolean | undefined
   /** @default globalThis.fetch */
-  readonly fetch?: typeof globalThis.fetch | undefined
+  readonly fetchFn?: typeof globalThis.fetch | undefined
+  /** Aster's per-IP budget, shared with the adapter @default its own */
+  readonly budget?: RequestBudget | undefined
   readonly clock?: Clock | undefined
   /** per call, ms @default 10_000 */
   readonly timeout?: number | undefined
@@ -69,9 +75,9 @@ export function createAsterBinder(o: AsterBinderOptions): VenueBinder {
     : ASTER_AGENT_CHAIN_ID.mainnet
   const send = createAsterTransport({
     baseUrl: o.baseUrl,
-    fetchFn: o.fetch ?? globalThis.fetch,
+    fetchFn: o.fetchFn ?? globalThis.fetch,
     timeout: o.timeout ?? 10_000,
-    clock,
+    budget: o.budget ?? createAsterBudget({ clock }),
   })
   const nonces = createAsterNonces(clock)
   const known = new Map<string, string>()
@@ -98,6 +104,9 @@ export function createAsterBinder(o: AsterBinderOptions): VenueBinder {
         path: '/fapi/v3/agent',
         params: `${msg}&signature=${signature}`,
         kind: 'read',
+        // a user waits on binding
+        priority: 'urgent',
+        account: owner,
       })
     } catch (err) {
       // an agent the venue does not know cannot sign: that is a "no"
@@ -163,6 +172,7 @@ export function createAsterBinder(o: AsterBinderOptions): VenueBinder {
           path: '/fapi/v3/approveAgent',
           params: formEncode(managementParams(request, signature)),
           kind: 'write',
+          account: owner,
         })
       } catch (err) {
         if (!(err instanceof AsterRejectedError)) throw err

@@ -158,13 +158,17 @@ describe('rules and quote', () => {
 
   test('quote: mark, impact prices as bid/ask, hourly funding', async () => {
     const a = adapter()
-    expect(await a.quote('BTC')).toEqual({
+    const btc = await a.quote('BTC')
+    expect(btc).toEqual({
       venue: 'hl',
       symbol: 'BTC',
       mark: '61001',
       bid: '61000',
       ask: '61002',
       fundingRateHourly: '0.0000125',
+      at: btc.at,
+      // Hyperliquid settles funding every hour
+      nextFundingAt: Math.floor((btc.at ?? 0) / 3_600_000 + 1) * 3_600_000,
     })
     const eth = await a.quote('ETH')
     expect([eth.bid, eth.ask, eth.mark]).toEqual(['3000.2', '3000.2', '3000.2'])

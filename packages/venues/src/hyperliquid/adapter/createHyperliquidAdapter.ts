@@ -5,6 +5,9 @@ import {
   type FundingPayment,
   type MarketQuote,
   type MarketRules,
+  nextHourAfter,
+  type ReadOptions,
+  type RequestBudget,
   systemClock,
   UncertainSubmissionError,
   type VenueAdapter,
@@ -28,7 +31,11 @@ import {
   orderAction,
 } from '../signing/orderAction.js'
 import { hlFillAverage } from './hlFillAverage.js'
-import { createHlTransport, type HlPost } from './hlTransport.js'
+import {
+  createHlBudget,
+  createHlTransport,
+  type HlPost,
+} from './hlTransport.js'
 import { createHlUniverse, type HlAsset } from './hlUniverse.js'
 
 export interface HyperliquidAdapterOptions {
@@ -56,6 +63,16 @@ export interface HyperliquidAdapterOptions {
     | undefined
   /** ms the market universe is cached @default 60_000 */
   readonly metaTtlMs?: number | undefined
+  /**
+   * ms a read of every mark and funding rate serves quotes for, shared by
+   * every caller of this adapter @default 2_000
+   */
+  readonly marketMaxAgeMs?: number | undefined
+  /**
+   * Hyperliquid's per-IP request budget, shared by every adapter and
+   * binder of this process @default a budget of its own at half the limits
+   */
+  readonly budget?: RequestBudget | undefined
   /**
    * Nonces shared by every process trading with one agent key (e.g. a
    * database counter), so they never repeat across restarts or workers.
@@ -93,7 +110,9 @@ export function createHyperliquidAdapter(
     baseUrl: options.baseUrl,
     fetchFn: options.fetchFn ?? globalThis.fetch,
     timeout: options.timeout ?? 10_000,
+    budget: options.budget ?? createHlBudget({ clock }),
   })
+  const marketMaxAge = options.marketMaxAgeMs ?? 2_000
   const nonces = createNonceClock(clock)
   const listing = createHlUniverse(post, clock, ttl)
   const actionTtl = options.orderActionTtlMs ?? 60_000
@@ -160,11 +179,15 @@ export function createHyperliquidAdapter(
     },
 
     async quote(symbol: string): Promise<MarketQuote> {
-      const ctx = await listing.ctx(symbol)
-      if (!ctx) {
+      const hit = await listing.ctx(symbol, marketMaxAge)
+      if (!hit) {
         throw new VenueUnavailableError(`hyperliquid: no market ${symbol}`)
       }
+      const { ctx, at } = hit
       return {
+        at,
+        // Hyperliquid settles funding on the hour
+        nextFundingAt: nextHourAfter(at),
         venue: 'hl',
         symbol,
         mark: ctx.markPx,
@@ -263,6 +286,7 @@ export function createHyperliquidAdapter(
         '/info',
         { type: 'orderStatus', user, oid: clientOrderId },
         'read',
+        'urgent',
       )
       const found = parseOrderStatus(raw, clientOrderId)
       if (!found || dec(found.order.filledBase).isZero()) {
@@ -277,7 +301,10 @@ export function createHyperliquidAdapter(
       return { ...found.order, averagePrice }
     },
 
-    async positions(cred: VenueCredential): Promise<VenuePosition[]> {
+    async positions(
+      cred: VenueCredential,
+      read?: ReadOptions,
+    ): Promise<VenuePosition[]> {
       const user = owner(cred)
       // each dex keeps its own clearinghouse: the main one, and those of
       // the builder dexes whose markets this process trades (the worker
@@ -291,6 +318,7 @@ export function createHyperliquidAdapter(
               ? { type: 'clearinghouseState', user }
               : { type: 'clearinghouseState', user, dex },
             'read',
+            read?.priority,
           ),
         ),
       )
@@ -301,6 +329,7 @@ export function createHyperliquidAdapter(
       cred: VenueCredential,
       market: string,
       since: string,
+      read?: ReadOptions,
     ): Promise<FundingPayment[]> {
       let startTime = Date.parse(since)
       if (!Number.isFinite(startTime)) {
@@ -312,6 +341,7 @@ export function createHyperliquidAdapter(
           '/info',
           { type: 'userFunding', user: owner(cred), startTime },
           'read',
+          read?.priority ?? 'history',
         )
         if (!Array.isArray(raw)) throw badRead('userFunding', raw)
         let last = startTime

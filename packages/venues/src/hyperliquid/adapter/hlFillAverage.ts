@@ -25,6 +25,7 @@ export async function hlFillAverage(
       '/info',
       { type: 'userFillsByTime', user, startTime },
       'read',
+      'urgent',
     )
     if (!Array.isArray(raw)) return null
     let last = startTime

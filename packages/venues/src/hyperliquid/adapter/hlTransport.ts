@@ -1,98 +1,103 @@
 import {
-  UncertainSubmissionError,
+  createRequestBudget,
+  type RequestBudget,
+  type RequestPriority,
   VenueRejectedError,
   VenueUnavailableError,
 } from '@dn/core'
-import { failedBeforeSending, isTimeout } from '../../wire/fetchFailure.js'
-
-/** `read`: nothing changes on the venue; `write`: an order may be placed. */
-export type HlCallKind = 'read' | 'write'
+import {
+  budgetCharges,
+  type CallKind,
+  createVenueHttp,
+  type VenueBudgetOptions,
+  type VenueProtocol,
+} from '../../wire/venueHttp.js'
+import {
+  HL_LIMITS,
+  hlAnswerCharges,
+  hlRequestCharges,
+} from '../limits/hlLimits.js'
 
 export interface HlTransportOptions {
   readonly baseUrl: string
   readonly fetchFn: typeof globalThis.fetch
   /** ms before a request is abandoned */
   readonly timeout: number
+  /** the venue's budget, shared by every adapter and binder of the process */
+  readonly budget: RequestBudget
 }
 
 /** Posts a JSON body to `/info` or `/exchange` and returns the parsed JSON. */
 export type HlPost = (
   path: '/info' | '/exchange',
   body: unknown,
-  kind: HlCallKind,
+  kind: CallKind,
+  /** @default 'order' for writes, 'routine' for reads */
+  priority?: RequestPriority,
 ) => Promise<unknown>
 
+/** Hyperliquid publishes no Retry-After: a 429 holds every request this long. */
+const HL_RATE_LIMIT_HOLD_MS = 10_000
+
 /**
- * The HTTP layer of the Hyperliquid adapter, with the error classes of the
- * venue port: reads fail with VenueUnavailableError; writes fail with
- * VenueUnavailableError only when nothing was sent (refused connection,
- * 429), else UncertainSubmissionError (timeout, reset, 5xx, bad body).
- * A 4xx other than 429 on a write is a VenueRejectedError.
- * @param options base URL, fetch and timeout
- * @returns the post function
- * @example const post = createHlTransport({ baseUrl, fetchFn: fetch, timeout: 10_000 })
+ * Hyperliquid's answers: 429 is its rate limit (per IP); a 4xx on a write
+ * is a refusal (VenueRejectedError), on a read an outage; a 200 must be
+ * JSON. Weight known only from the answer (items returned) is counted.
  */
-export function createHlTransport(options: HlTransportOptions): HlPost {
-  const base = options.baseUrl.replace(/\/+$/, '')
-  return async (path, body, kind) => {
-    const what = `hyperliquid ${path}`
-    const uncertain = (msg: string, cause?: unknown) =>
-      kind === 'write'
-        ? new UncertainSubmissionError(`${what}: ${msg}`, { cause })
-        : new VenueUnavailableError(`${what}: ${msg}`, { cause })
-    let res: Response
-    try {
-      res = await options.fetchFn(`${base}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(options.timeout),
-      })
-    } catch (err) {
-      if (failedBeforeSending(err)) {
-        throw new VenueUnavailableError(`${what}: not reachable`, {
-          cause: err,
-        })
+const hlProtocol: VenueProtocol<unknown> = {
+  venue: 'hyperliquid',
+  rateLimited: (a) => (a.status === 429 ? HL_RATE_LIMIT_HOLD_MS : null),
+  settle(req, answer, budget) {
+    if (answer.status !== 200 || !req.body) return
+    const extra = hlAnswerCharges(
+      req.path as '/info' | '/exchange',
+      JSON.parse(req.body.text) as unknown,
+      answer.json,
+    )
+    if (extra.length > 0) budget.add(budgetCharges(extra))
+  },
+  read(req, answer, uncertain) {
+    if (answer.status < 200 || answer.status > 299) {
+      const text = answer.text.slice(0, 500)
+      if (req.kind === 'write') {
+        throw new VenueRejectedError(`HTTP ${answer.status}: ${text}`.trim())
       }
-      throw uncertain(
-        isTimeout(err) ? 'timed out' : 'request failed after sending',
-        err,
+      throw new VenueUnavailableError(
+        `hyperliquid ${req.path}: HTTP ${answer.status} ${text}`,
       )
     }
-    if (res.status === 429) {
-      throw new VenueUnavailableError(`${what}: rate limited (429)`)
+    if (answer.json === undefined) {
+      throw uncertain(`answer is not JSON: ${answer.text.slice(0, 200)}`)
     }
-    if (res.status >= 500) {
-      throw uncertain(`HTTP ${res.status}`)
-    }
-    if (!res.ok) {
-      const text = await safeText(res)
-      if (kind === 'write') {
-        throw new VenueRejectedError(`HTTP ${res.status}: ${text}`.trim())
-      }
-      throw new VenueUnavailableError(`${what}: HTTP ${res.status} ${text}`)
-    }
-    let text: string
-    try {
-      text = await res.text()
-    } catch (err) {
-      throw uncertain(
-        isTimeout(err) ? 'timed out reading the answer' : 'answer cut off',
-        err,
-      )
-    }
-    try {
-      return JSON.parse(text) as unknown
-    } catch (err) {
-      throw uncertain(`answer is not JSON: ${text.slice(0, 200)}`, err)
-    }
-  }
+    return answer.json
+  },
 }
 
-async function safeText(res: Response): Promise<string> {
-  try {
-    return (await res.text()).slice(0, 500)
-  } catch {
-    return ''
+/** A budget of Hyperliquid's published limits. */
+export function createHlBudget(options: VenueBudgetOptions): RequestBudget {
+  return createRequestBudget({
+    ...options,
+    name: 'hyperliquid',
+    limits: HL_LIMITS,
+  })
+}
+
+/**
+ * The HTTP layer of the Hyperliquid adapter and binder: every request is
+ * weighed by Hyperliquid's cost model and waits for the venue's budget.
+ * @example const post = createHlTransport({ baseUrl, fetchFn: fetch, timeout: 10_000, budget: createHlBudget({}) })
+ */
+export function createHlTransport(options: HlTransportOptions): HlPost {
+  const send = createVenueHttp(hlProtocol, options)
+  return (path, body, kind, priority) => {
+    const text = JSON.stringify(body)
+    return send({
+      method: 'POST',
+      path,
+      body: { contentType: 'application/json', text },
+      kind,
+      priority: priority ?? (kind === 'write' ? 'order' : 'routine'),
+      charges: hlRequestCharges(path, body),
+    })
   }
 }

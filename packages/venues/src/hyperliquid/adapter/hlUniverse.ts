@@ -1,4 +1,8 @@
-import type { Clock, VenueUnavailableError } from '@dn/core'
+import {
+  type Clock,
+  createSharedRead,
+  type VenueUnavailableError,
+} from '@dn/core'
 import { decField, isObj, unexpectedAnswer } from '../../wire/jsonFields.js'
 import type { HlPost } from './hlTransport.js'
 
@@ -30,8 +34,14 @@ interface HlMeta {
 export interface HlUniverse {
   /** the listing of `symbol`, from a cache of at most `ttl` ms */
   asset(symbol: string): Promise<HlAsset | undefined>
-  /** the live context (mark, funding, impact prices) of `symbol` */
-  ctx(symbol: string): Promise<HlAssetCtx | undefined>
+  /**
+   * The context (mark, funding, impact prices) of `symbol` from one read
+   * of its whole dex at most `maxAgeMs` old, shared by every caller
+   */
+  ctx(
+    symbol: string,
+    maxAgeMs: number,
+  ): Promise<{ ctx: HlAssetCtx; at: number } | undefined>
   /**
    * The builder-deployed dexes this process has read markets of: where its
    * orders can have made positions (each dex's clearinghouse is a request
@@ -51,7 +61,6 @@ export function createHlUniverse(
   clock: Clock,
   ttl: number,
 ): HlUniverse {
-  const metas = new Map<string, { at: number; meta: HlMeta }>()
   let dexes: { at: number; names: readonly string[] } | undefined
 
   async function builderDexes(): Promise<readonly string[]> {
@@ -65,6 +74,9 @@ export function createHlUniverse(
     dexes = { at: clock.now(), names }
     return names
   }
+
+  const metas = createSharedRead(clock, load)
+  const seen = new Set<string>()
 
   async function load(dex: string): Promise<HlMeta | undefined> {
     let offset = 0
@@ -80,21 +92,19 @@ export function createHlUniverse(
         : { type: 'metaAndAssetCtxs', dex },
       'read',
     )
-    const meta = parseMetaAndCtxs(raw, offset)
-    metas.set(dex, { at: clock.now(), meta })
-    return meta
-  }
-
-  async function cached(dex: string): Promise<HlMeta | undefined> {
-    const hit = metas.get(dex)
-    if (hit && clock.now() - hit.at < ttl) return hit.meta
-    return load(dex)
+    seen.add(dex)
+    return parseMetaAndCtxs(raw, offset)
   }
 
   return {
-    asset: async (symbol) => (await cached(dexOf(symbol)))?.assets.get(symbol),
-    ctx: async (symbol) => (await load(dexOf(symbol)))?.ctxs.get(symbol),
-    usedBuilderDexes: () => [...metas.keys()].filter((d) => d !== ''),
+    asset: async (symbol) =>
+      (await metas.get(dexOf(symbol), ttl)).value?.assets.get(symbol),
+    async ctx(symbol, maxAgeMs) {
+      const snap = await metas.get(dexOf(symbol), maxAgeMs)
+      const ctx = snap.value?.ctxs.get(symbol)
+      return ctx && { ctx, at: snap.at }
+    },
+    usedBuilderDexes: () => [...seen].filter((d) => d !== ''),
   }
 }
 

@@ -3,15 +3,19 @@ import {
   type Clock,
   type CompletionResult,
   type PreparedVenue,
+  type RequestBudget,
   type SignRequest,
   systemClock,
+  UncertainSubmissionError,
   type VenueBinder,
+  VenueRejectedError,
   type VenueTarget,
   VenueUnavailableError,
 } from '@dn/core'
 import type { Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { verifySignRequest } from '../../binding/verifySignRequest.js'
+import { createHlBudget, createHlTransport } from '../adapter/hlTransport.js'
 import {
   hlApproveAgentRequest,
   hlApproveBuilderFeeRequest,
@@ -26,6 +30,8 @@ export interface HyperliquidBinderOptions {
   readonly clock?: Clock
   /** per call, ms @default 10_000 */
   readonly timeout?: number
+  /** Hyperliquid's per-IP budget, shared with the adapter @default its own */
+  readonly budget?: RequestBudget | undefined
 }
 
 /** One agent name, so a rebind replaces the service's previous agent. */
@@ -40,23 +46,38 @@ export const HL_AGENT_NAME = 'dn'
 export function createHyperliquidBinder(
   o: HyperliquidBinderOptions,
 ): VenueBinder {
-  const fetchFn = o.fetchFn ?? globalThis.fetch
   const clock = o.clock ?? systemClock
-  const post = async (path: string, body: unknown): Promise<unknown> => {
-    let res: Response
+  const send = createHlTransport({
+    baseUrl: o.baseUrl,
+    fetchFn: o.fetchFn ?? globalThis.fetch,
+    timeout: o.timeout ?? 10_000,
+    budget: o.budget ?? createHlBudget({ clock }),
+  })
+  // a user waits on binding: its reads go before routine monitoring
+  const post = async (
+    path: '/info' | '/exchange',
+    body: unknown,
+  ): Promise<unknown> => {
     try {
-      res = await fetchFn(`${o.baseUrl.replace(/\/$/, '')}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(o.timeout ?? 10_000),
-      })
-    } catch (cause) {
-      throw new VenueUnavailableError(`hl ${path} unreachable`, { cause })
+      return await send(
+        path,
+        body,
+        path === '/info' ? 'read' : 'write',
+        'urgent',
+      )
+    } catch (err) {
+      // an approval carries its own nonce: sending it again is refused or
+      // finds the agent there, so a lost or refused answer is retried
+      if (
+        err instanceof UncertainSubmissionError ||
+        err instanceof VenueRejectedError
+      ) {
+        throw new VenueUnavailableError(`hl ${path}: ${err.message}`, {
+          cause: err,
+        })
+      }
+      throw err
     }
-    if (!res.ok)
-      throw new VenueUnavailableError(`hl ${path} answered HTTP ${res.status}`)
-    return res.json()
   }
   const agents = async (
     owner: string,

@@ -7,7 +7,9 @@ import {
   VenueUnavailableError,
 } from '@dn/core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { roomyBudget } from '../../wire/roomyBudget.js'
 import { type LighterTestBed, openLighterTestBed } from '../lighterTestBed.js'
+import { lighterLimits } from '../limits/lighterLimits.js'
 import { createLighterAdapter } from './createLighterAdapter.js'
 import { createLighterNonceManager } from './createLighterNonceManager.js'
 import { LighterRejectedError } from './lighterRejectedError.js'
@@ -44,6 +46,8 @@ describe('createLighterAdapter against the protocol fake', () => {
       venue: 'lighter-mainnet',
       baseUrl: bed.fake.url,
       fetchFn,
+      // the protocol is under test here, not a standard account's 60/min
+      budget: roomyBudget(lighterLimits('standard')),
     })
   })
   afterAll(() => bed?.fake.close())
@@ -93,11 +97,15 @@ describe('createLighterAdapter against the protocol fake', () => {
     expect(await adapter.rules('DOGE')).toBeUndefined()
   })
 
-  test('quote: mark, top of book and the hourly funding rate', async () => {
+  test('quote: mark (also as bid and ask) and the hourly funding rate', async () => {
     const q = await adapter.quote('BTC')
     const engine = bed.exchange.quote('BTC')
     expect(q.venue).toBe('lighter-mainnet')
-    expect(Number(q.bid)).toBeLessThan(Number(q.ask))
+    // a book would cost a 300-weight request per market: the mark stands in
+    expect(q.bid).toBe(q.mark)
+    expect(q.ask).toBe(q.mark)
+    expect(q.at).toBeGreaterThan(0)
+    expect(q.nextFundingAt).toBeGreaterThan(q.at ?? 0)
     expect(Math.abs(Number(q.mark) - Number(engine.mark))).toBeLessThan(
       Number(engine.mark) * 0.01,
     )
@@ -226,7 +234,7 @@ describe('createLighterAdapter against the protocol fake', () => {
     const req = await order('long', 1.01)
     bed.exchange.setFaults({ outage: true })
     try {
-      await expect(adapter.quote('ETH')).rejects.toBeInstanceOf(
+      await expect(adapter.positions(bed.cred)).rejects.toBeInstanceOf(
         VenueUnavailableError,
       )
       await expect(adapter.place(bed.cred, req)).rejects.toBeInstanceOf(

@@ -1,8 +1,12 @@
 import {
   type Clock,
+  createSharedRead,
   type FundingPayment,
   type MarketQuote,
   type MarketRules,
+  nextHourAfter,
+  type ReadOptions,
+  type RequestBudget,
   systemClock,
   type VenueAdapter,
   type VenueCredential,
@@ -16,6 +20,7 @@ import {
   type LighterVenue,
   requireLighterVenue,
 } from '../binding/lighterVenue.js'
+import type { LighterTier } from '../limits/lighterLimits.js'
 import { createLighterAuthToken } from '../signer/authToken.js'
 import { cancelLighterOrder } from './cancelLighterOrder.js'
 import {
@@ -34,7 +39,10 @@ import {
   stepOf,
 } from './lighterMarkets.js'
 import { lighterOrderView } from './lighterOrderView.js'
-import { createLighterTransport } from './lighterTransport.js'
+import {
+  createLighterBudget,
+  createLighterTransport,
+} from './lighterTransport.js'
 import { badAnswer, decField, intField, isObj } from './lighterWireValue.js'
 import { parseLighterFunding } from './parseLighterFunding.js'
 import { parseLighterPositions } from './parseLighterPositions.js'
@@ -61,12 +69,21 @@ export interface LighterAdapterOptions {
    * several processes sharing a key may collide more than once @default 3
    */
   readonly nonceRetries?: number | undefined
-  /** lookups of an accepted create @default 20, 100 ms apart */
+  /** lookups of an accepted create @default 6, 100 ms apart, doubling */
   readonly confirmAttempts?: number | undefined
   readonly confirmDelayMs?: number | undefined
-  /** rate-limit retries @default 2, first after 250 ms */
-  readonly rateLimitRetries?: number | undefined
-  readonly retryDelayMs?: number | undefined
+  /** the account tier whose rate limits apply @default 'standard' */
+  readonly tier?: LighterTier | undefined
+  /**
+   * this deployment's request budget, shared by its adapter and binder
+   * @default one of its own at half the tier's limits
+   */
+  readonly budget?: RequestBudget | undefined
+  /**
+   * ms one read of every market's mark serves quotes for @default 5_000;
+   * funding rates are read at most once a minute
+   */
+  readonly marketMaxAgeMs?: number | undefined
   /** integrator account sent as attribute 1 on orders @default none */
   readonly integratorAccountIndex?: number | null | undefined
 }
@@ -74,6 +91,8 @@ export interface LighterAdapterOptions {
 /** Auth tokens live 10 minutes and are renewed a minute before. */
 const AUTH_TTL_S = 600
 const AUTH_RENEW_S = 60
+/** funding-rates changes slowly and settles hourly: read once a minute */
+const FUNDING_RATES_MAX_AGE_MS = 60_000
 
 /**
  * The Lighter venue adapter (`lighter`, `lighter-mainnet`) over Lighter's
@@ -93,32 +112,47 @@ export function createLighterAdapter(
   const venue = requireLighterVenue(options.venue)
   const clock = options.clock ?? systemClock
   const ttl = options.metaTtlMs ?? 60_000
+  const tier = options.tier ?? 'standard'
   const transport = createLighterTransport({
     baseUrl: options.baseUrl,
     fetchFn: options.fetchFn ?? globalThis.fetch,
     timeout: options.timeout ?? 10_000,
-    rateLimitRetries: options.rateLimitRetries ?? 2,
-    retryDelayMs: options.retryDelayMs ?? 250,
+    tier,
+    budget: options.budget ?? createLighterBudget({ tier, clock }),
   })
-  let cached: { at: number; markets: LighterMarket[] } | undefined
+  const marketMaxAge = options.marketMaxAgeMs ?? 5_000
+  const marketList = createSharedRead(clock, loadMarkets)
+  const fundingRates = createSharedRead(clock, loadFundingRates)
   const tokens = new Map<
     string,
     { secret: string; token: string; until: number }
   >()
 
+  /** every perp market, with its mark: one request for all of them */
   async function loadMarkets(): Promise<LighterMarket[]> {
     const raw = await transport.get('orderBookDetails', {
       market_id: 255,
       filter: 'perp',
     })
-    const markets = parseLighterMarkets(raw)
-    cached = { at: clock.now(), markets }
-    return markets
+    return parseLighterMarkets(raw)
   }
 
-  async function markets(fresh = false): Promise<LighterMarket[]> {
-    if (!fresh && cached && clock.now() - cached.at < ttl) return cached.markets
-    return loadMarkets()
+  /** Lighter's hourly funding rate of every market, by market id */
+  async function loadFundingRates(): Promise<Map<number, string>> {
+    const raw = await transport.get('funding-rates', {})
+    const rates = new Map<number, string>()
+    if (!Array.isArray(raw.funding_rates)) return rates
+    for (const r of raw.funding_rates) {
+      if (!isObj(r) || r.exchange !== 'lighter') continue
+      const id = intField(r.market_id)
+      const rate = decField(r.rate)
+      if (id !== null && rate !== null) rates.set(id, rate)
+    }
+    return rates
+  }
+
+  async function markets(maxAgeMs = ttl): Promise<LighterMarket[]> {
+    return (await marketList.get(undefined, maxAgeMs)).value
   }
 
   function usable(m: LighterMarket): LighterMarket {
@@ -137,7 +171,7 @@ export function createLighterAdapter(
     transport,
     nonces: options.nonces ?? createLighterNonceManager(),
     nonceRetries: options.nonceRetries ?? 3,
-    confirmAttempts: options.confirmAttempts ?? 20,
+    confirmAttempts: options.confirmAttempts ?? 6,
     confirmDelayMs: options.confirmDelayMs ?? 100,
     integratorAccountIndex: options.integratorAccountIndex ?? null,
     async market(symbol) {
@@ -154,7 +188,7 @@ export function createLighterAdapter(
         hit.secret === key.privateKey &&
         hit.until - AUTH_RENEW_S > nowS
       ) {
-        return hit.token
+        return { token: hit.token, l1Address: key.l1Address }
       }
       const until = nowS + AUTH_TTL_S
       const token = createLighterAuthToken({
@@ -164,7 +198,7 @@ export function createLighterAdapter(
         privateKey: key.privateKey,
       })
       tokens.set(id, { secret: key.privateKey, token, until })
-      return token
+      return { token, l1Address: key.l1Address }
     },
     async findOrder(key, m, clientOrderId): Promise<VenueOrder | null> {
       const coi = lighterClientOrderIndex(clientOrderId)
@@ -176,6 +210,7 @@ export function createLighterAdapter(
           client_order_indexes: coi,
         },
         ctx.authToken(key),
+        'urgent',
       )
       if (!Array.isArray(raw.orders)) throw badAnswer('accountOrders', raw)
       const hit = raw.orders.find(
@@ -208,32 +243,26 @@ export function createLighterAdapter(
     },
 
     async quote(symbol: string): Promise<MarketQuote> {
-      const m = (await markets(true)).find((x) => x.symbol === symbol)
+      const [snap, rates] = await Promise.all([
+        marketList.get(undefined, marketMaxAge),
+        fundingRates.get(undefined, FUNDING_RATES_MAX_AGE_MS),
+      ])
+      const m = snap.value.find((x) => x.symbol === symbol)
       if (!m?.mark)
         throw new VenueUnavailableError(`lighter: no market ${symbol}`)
-      const [book, rates] = await Promise.all([
-        transport.get('orderBookOrders', { market_id: m.marketId, limit: 1 }),
-        transport.get('funding-rates', {}),
-      ])
-      const best = (side: unknown) =>
-        Array.isArray(side) && isObj(side[0]) ? decField(side[0].price) : null
-      const rate = Array.isArray(rates.funding_rates)
-        ? rates.funding_rates.find(
-            (r: unknown) =>
-              isObj(r) &&
-              r.exchange === 'lighter' &&
-              intField(r.market_id) === m.marketId,
-          )
-        : undefined
       return {
         venue,
         symbol,
         mark: m.mark,
-        bid: best(book.bids) ?? m.mark,
-        ask: best(book.asks) ?? m.mark,
+        // a best bid/ask costs a 300-weight request per market; nothing
+        // the service decides uses it, so the mark stands for both
+        bid: m.mark,
+        ask: m.mark,
         // Lighter settles funding hourly; the period of `rate` is taken
         // to be that hour (lighter.md §2 leaves it unconfirmed)
-        fundingRateHourly: (isObj(rate) && decField(rate.rate)) || '0',
+        fundingRateHourly: rates.value.get(m.marketId) ?? '0',
+        at: snap.at,
+        nextFundingAt: nextHourAfter(snap.at),
       }
     },
 
@@ -257,10 +286,19 @@ export function createLighterAdapter(
       return ctx.findOrder(key, m, clientOrderId)
     },
 
-    async positions(cred: VenueCredential): Promise<VenuePosition[]> {
+    async positions(
+      cred: VenueCredential,
+      read?: ReadOptions,
+    ): Promise<VenuePosition[]> {
       const key = lighterCredential(cred)
       const [raw, list] = await Promise.all([
-        transport.get('account', { by: 'index', value: key.accountIndex }),
+        // as the account: its own limit, not the IP's, is spent
+        transport.get(
+          'account',
+          { by: 'index', value: key.accountIndex },
+          ctx.authToken(key),
+          read?.priority,
+        ),
         markets(),
       ])
       return parseLighterPositions(
@@ -269,7 +307,7 @@ export function createLighterAdapter(
       )
     },
 
-    async funding(cred, market, since): Promise<FundingPayment[]> {
+    async funding(cred, market, since, read): Promise<FundingPayment[]> {
       const sinceMs = Date.parse(since)
       if (!Number.isFinite(sinceMs)) {
         throw new RangeError(`since must be an ISO time: ${since}`)
@@ -280,6 +318,7 @@ export function createLighterAdapter(
         'positionFunding',
         { account_index: key.accountIndex, market_id: m.marketId, limit: 100 },
         ctx.authToken(key),
+        read?.priority ?? 'history',
       )
       return parseLighterFunding(raw, market, m.marketId, sinceMs)
     },

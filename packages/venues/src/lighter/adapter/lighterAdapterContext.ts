@@ -3,7 +3,7 @@ import type { LighterVenue } from '../binding/lighterVenue.js'
 import type { LighterNonceManager } from './createLighterNonceManager.js'
 import type { LighterSigningKey } from './lighterCredential.js'
 import type { LighterMarket } from './lighterMarkets.js'
-import type { LighterTransport } from './lighterTransport.js'
+import type { LighterAuth, LighterTransport } from './lighterTransport.js'
 
 /** What the adapter's operations share; built once by createLighterAdapter. */
 export interface LighterAdapterContext {
@@ -22,8 +22,11 @@ export interface LighterAdapterContext {
   readonly integratorAccountIndex: number | null
   /** a listed market; VenueRejectedError when not listed */
   market(symbol: string): Promise<LighterMarket>
-  /** an auth token for authenticated reads, cached until near expiry */
-  authToken(key: LighterSigningKey): string
+  /**
+   * The account's auth token (cached until near expiry): reads sent with
+   * it spend the account's own limit, not the IP's
+   */
+  authToken(key: LighterSigningKey): LighterAuth
   /** the order with this client order index on `market`, or null */
   findOrder(
     key: LighterSigningKey,

@@ -7,6 +7,8 @@ export interface LighterSigningKey {
   readonly apiKeyIndex: number
   /** 0x + 80 hex */
   readonly privateKey: string
+  /** the account owner's L1 address, lowercased: its rate limits apply */
+  readonly l1Address: string
 }
 
 const REF = /^(\d{1,16}):(\d{1,3})$/
@@ -40,5 +42,10 @@ export function lighterCredential(cred: VenueCredential): LighterSigningKey {
       cause: err,
     })
   }
-  return { accountIndex, apiKeyIndex, privateKey: cred.secret ?? '' }
+  return {
+    accountIndex,
+    apiKeyIndex,
+    privateKey: cred.secret ?? '',
+    l1Address: cred.owner.toLowerCase(),
+  }
 }

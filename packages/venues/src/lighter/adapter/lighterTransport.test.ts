@@ -5,9 +5,13 @@ import {
 } from '@dn/core'
 import { describe, expect, test } from 'vitest'
 import { LighterRejectedError } from './lighterRejectedError.js'
-import { createLighterTransport } from './lighterTransport.js'
+import {
+  createLighterBudget,
+  createLighterTransport,
+} from './lighterTransport.js'
 
 type Answer = Response | Error
+const OWNER = '0x14791697260E4c9A71f18484C9f997B308e59325'
 
 function transport(answers: Answer[]) {
   const seen: { url: string; init: RequestInit | undefined }[] = []
@@ -18,15 +22,16 @@ function transport(answers: Answer[]) {
     if (next instanceof Error) throw next
     return next
   }) as unknown as typeof fetch
+  const budget = createLighterBudget({ share: 1 })
   return {
     t: createLighterTransport({
       baseUrl: 'http://venue.test/',
       fetchFn,
       timeout: 1000,
-      rateLimitRetries: 2,
-      retryDelayMs: 1,
+      budget,
     }),
     seen,
+    budget,
   }
 }
 
@@ -44,13 +49,17 @@ describe('createLighterTransport', () => {
       json(200, { code: 200, tx_hash: 'ab' }),
     ])
     expect(
-      await t.get('nextNonce', { account_index: 1, api_key_index: 5 }, 'tok'),
+      await t.get(
+        'nextNonce',
+        { account_index: 1, api_key_index: 5 },
+        { token: 'tok', l1Address: OWNER },
+      ),
     ).toEqual({ code: 200, nonce: 4 })
     expect(seen[0]?.url).toBe(
       'http://venue.test/api/v1/nextNonce?account_index=1&api_key_index=5',
     )
     expect(seen[0]?.init?.headers).toEqual({ authorization: 'tok' })
-    await t.sendTx(14, '{"A":1}')
+    await t.sendTx(14, '{"A":1}', OWNER)
     expect(seen[1]?.url).toBe('http://venue.test/api/v1/sendTx')
     expect(String(seen[1]?.init?.body)).toBe(
       'tx_type=14&tx_info=%7B%22A%22%3A1%7D',
@@ -61,7 +70,7 @@ describe('createLighterTransport', () => {
     const { t } = transport([
       json(400, { code: 21728, message: 'client order index already exists' }),
     ])
-    const err = await t.sendTx(14, '{}').catch((e: unknown) => e)
+    const err = await t.sendTx(14, '{}', OWNER).catch((e: unknown) => e)
     expect(err).toBeInstanceOf(LighterRejectedError)
     expect(err).toBeInstanceOf(VenueRejectedError)
     expect((err as LighterRejectedError).lighterCode).toBe(21728)
@@ -70,22 +79,35 @@ describe('createLighterTransport', () => {
     )
   })
 
-  test('behavior: rate limits back off and retry, then fail unavailable', async () => {
-    const { t, seen } = transport([
+  test('behavior: a rate limit (429 or 23000) fails unsent and closes the budget', async () => {
+    for (const answer of [
       new Response('', { status: 429 }),
       json(400, { code: 23000, message: 'Too Many Requests!' }),
-      json(200, { code: 200, tx_hash: 'ok' }),
+    ]) {
+      const { t, seen, budget } = transport([answer])
+      await expect(t.sendTx(14, '{}', OWNER)).rejects.toBeInstanceOf(
+        VenueUnavailableError,
+      )
+      expect(seen).toHaveLength(1)
+      expect(budget.heldOff()).not.toBeNull()
+      // nothing more is sent while the venue asked us to wait
+      await expect(
+        t.get('account', {}, undefined, 'routine'),
+      ).rejects.toBeInstanceOf(VenueUnavailableError)
+      expect(seen).toHaveLength(1)
+    }
+  })
+
+  test('behavior: an authenticated read spends the account limit, an anonymous one the IP limit', async () => {
+    const { t, budget } = transport([
+      json(200, { code: 200 }),
+      json(200, { code: 200 }),
     ])
-    expect((await t.sendTx(14, '{}')).tx_hash).toBe('ok')
-    expect(seen).toHaveLength(3)
-    const limited = transport([
-      new Response('', { status: 429 }),
-      new Response('', { status: 429 }),
-      new Response('', { status: 429 }),
-    ])
-    await expect(limited.t.sendTx(14, '{}')).rejects.toBeInstanceOf(
-      VenueUnavailableError,
-    )
+    await t.get('account', {}, { token: 'tok', l1Address: OWNER })
+    await t.get('orderBookDetails', {})
+    const buckets = budget.usage().map((u) => u.bucket)
+    expect(buckets.some((b) => b.includes(OWNER.toLowerCase()))).toBe(true)
+    expect(buckets.some((b) => !b.includes('|'))).toBe(true)
   })
 
   test('error: after sending, a tx is uncertain and a read unavailable', async () => {
@@ -94,7 +116,7 @@ describe('createLighterTransport', () => {
     })
     for (const answer of [json(503, {}), reset]) {
       await expect(
-        transport([answer]).t.sendTx(14, '{}'),
+        transport([answer]).t.sendTx(14, '{}', OWNER),
       ).rejects.toBeInstanceOf(UncertainSubmissionError)
     }
     await expect(
@@ -104,7 +126,7 @@ describe('createLighterTransport', () => {
 
   test('error: a refused connection sent nothing', async () => {
     await expect(
-      transport([refused()]).t.sendTx(14, '{}'),
+      transport([refused()]).t.sendTx(14, '{}', OWNER),
     ).rejects.toBeInstanceOf(VenueUnavailableError)
   })
 })

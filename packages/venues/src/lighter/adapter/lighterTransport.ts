@@ -1,162 +1,170 @@
-import { UncertainSubmissionError, VenueUnavailableError } from '@dn/core'
-import { failedBeforeSending, isTimeout } from '../../wire/fetchFailure.js'
+import {
+  createRequestBudget,
+  type RequestBudget,
+  type RequestPriority,
+  VenueUnavailableError,
+} from '@dn/core'
+import { isObj } from '../../wire/jsonFields.js'
+import {
+  createVenueHttp,
+  type VenueBudgetOptions,
+  type VenueProtocol,
+} from '../../wire/venueHttp.js'
+import {
+  type LighterTier,
+  lighterLimits,
+  lighterRequestCharges,
+} from '../limits/lighterLimits.js'
 import {
   isLighterRateLimit,
   LIGHTER_CODES,
   LighterRejectedError,
 } from './lighterRejectedError.js'
 
-/** `read`: nothing changes on the venue; `write`: a tx may be accepted. */
-export type LighterCallKind = 'read' | 'write'
-
 export interface LighterTransportOptions {
   readonly baseUrl: string
   readonly fetchFn: typeof globalThis.fetch
   /** ms before a request is abandoned */
   readonly timeout: number
-  /** retries after a rate limit (429, codes 23000..23003) */
-  readonly rateLimitRetries: number
-  /** first back-off delay in ms; doubles per retry */
-  readonly retryDelayMs: number
+  /** the account tier whose limits apply @default 'standard' */
+  readonly tier?: LighterTier | undefined
+  /** the deployment's budget, shared by its adapter and binder */
+  readonly budget: RequestBudget
+}
+
+/** A read as an account: its auth token, counted against its L1 address. */
+export interface LighterAuth {
+  readonly token: string
+  /** the account's L1 (wallet) address */
+  readonly l1Address: string
 }
 
 export interface LighterTransport {
-  /** `GET /api/v1/<path>?<query>`, with `Authorization` when given. */
+  /**
+   * `GET /api/v1/<path>?<query>`; with `auth` it is sent as the account
+   * (`Authorization`), so only the account's own limit is spent.
+   */
   get(
     path: string,
     query: Readonly<Record<string, string | number>>,
-    auth?: string,
+    auth?: LighterAuth | undefined,
+    priority?: RequestPriority,
   ): Promise<Record<string, unknown>>
-  /** `POST /api/v1/sendTx` with the form fields `tx_type`, `tx_info`. */
-  sendTx(txType: number, txInfo: string): Promise<Record<string, unknown>>
+  /**
+   * `POST /api/v1/sendTx` with the form fields `tx_type`, `tx_info`, for
+   * the account of L1 address `l1Address`.
+   */
+  sendTx(
+    txType: number,
+    txInfo: string,
+    l1Address: string,
+  ): Promise<Record<string, unknown>>
+}
+
+/** Lighter's limits are per rolling minute: a refusal waits this long. */
+const LIGHTER_RATE_LIMIT_HOLD_MS = 10_000
+
+/**
+ * Lighter's answers. `{code, message}` with a code other than 200 (HTTP
+ * 400, or a 200) is a LighterRejectedError: refused at the API, nothing
+ * happened. 429 or codes 23000..23003 are its rate limit.
+ */
+const lighterProtocol: VenueProtocol<Record<string, unknown>> = {
+  venue: 'lighter',
+  rateLimited(a) {
+    const code = isObj(a.json) ? a.json.code : undefined
+    const limited =
+      a.status === 429 || (typeof code === 'number' && isLighterRateLimit(code))
+    if (!limited) return null
+    const retry = Number(a.headers.get('retry-after'))
+    return Number.isFinite(retry) && retry > 0
+      ? retry * 1000
+      : LIGHTER_RATE_LIMIT_HOLD_MS
+  },
+  read(req, a, uncertain) {
+    if (a.json === undefined) {
+      if (a.status >= 200 && a.status < 300) {
+        throw uncertain(`answer is not JSON: ${a.text.slice(0, 200)}`)
+      }
+      throw new VenueUnavailableError(
+        `lighter ${req.path}: HTTP ${a.status} ${a.text.slice(0, 200)}`,
+      )
+    }
+    const obj = isObj(a.json) ? a.json : {}
+    const code = typeof obj.code === 'number' ? obj.code : undefined
+    const ok = a.status >= 200 && a.status < 300
+    if (ok && (code === undefined || code === LIGHTER_CODES.ok)) return obj
+    if (code !== undefined && (ok || a.status === 400)) {
+      throw new LighterRejectedError(code, String(obj.message ?? 'refused'))
+    }
+    throw new VenueUnavailableError(
+      `lighter ${req.path}: HTTP ${a.status} ${a.text.slice(0, 200)}`,
+    )
+  },
+}
+
+/** A budget of one Lighter deployment's published limits for `tier`. */
+export function createLighterBudget(
+  options: VenueBudgetOptions & { readonly tier?: LighterTier | undefined },
+): RequestBudget {
+  const { tier, ...rest } = options
+  return createRequestBudget({
+    ...rest,
+    name: 'lighter',
+    limits: lighterLimits(tier ?? 'standard'),
+  })
 }
 
 /**
- * The HTTP layer of the Lighter adapter, with the port's error classes.
- * A `{code, message}` refusal (HTTP 400, or a 200 whose code is not 200)
- * is a LighterRejectedError: nothing happened. Rate limits back off and
- * retry, then fail VenueUnavailableError (not accepted). Everything else
- * that goes wrong after the request left (timeout, reset, 5xx, a body
- * that is not JSON) is VenueUnavailableError for reads and
+ * The HTTP layer of the Lighter adapter and binder: every request is
+ * weighed by Lighter's cost model for the tier and waits for the budget.
+ * Everything that goes wrong after the request left (timeout, reset, 5xx,
+ * a body that is not JSON) is VenueUnavailableError for reads and
  * UncertainSubmissionError for `sendTx`: the tx may have been accepted.
- *
  * @example
  * const t = createLighterTransport({ baseUrl, fetchFn: fetch,
- *   timeout: 10_000, rateLimitRetries: 2, retryDelayMs: 250 })
+ *   timeout: 10_000, budget: createLighterBudget({}) })
  */
 export function createLighterTransport(
   options: LighterTransportOptions,
 ): LighterTransport {
-  const base = `${options.baseUrl.replace(/\/+$/, '')}/api/v1/`
-
-  async function call(
-    what: string,
-    kind: LighterCallKind,
-    init: () => { url: string; init: RequestInit },
-  ): Promise<Record<string, unknown>> {
-    for (let attempt = 0; ; attempt++) {
-      const answer = await once(what, kind, init())
-      if (answer !== 'rate_limited') return answer
-      if (attempt >= options.rateLimitRetries) {
-        throw new VenueUnavailableError(`lighter ${what}: rate limited`)
-      }
-      await new Promise((r) =>
-        setTimeout(r, options.retryDelayMs * 2 ** attempt),
-      )
-    }
-  }
-
-  async function once(
-    what: string,
-    kind: LighterCallKind,
-    req: { url: string; init: RequestInit },
-  ): Promise<Record<string, unknown> | 'rate_limited'> {
-    const uncertain = (msg: string, cause?: unknown) =>
-      kind === 'write'
-        ? new UncertainSubmissionError(`lighter ${what}: ${msg}`, { cause })
-        : new VenueUnavailableError(`lighter ${what}: ${msg}`, { cause })
-    let res: Response
-    try {
-      res = await options.fetchFn(req.url, {
-        ...req.init,
-        signal: AbortSignal.timeout(options.timeout),
-      })
-    } catch (err) {
-      if (failedBeforeSending(err)) {
-        throw new VenueUnavailableError(`lighter ${what}: not reachable`, {
-          cause: err,
-        })
-      }
-      throw uncertain(
-        isTimeout(err) ? 'timed out' : 'request failed after sending',
-        err,
-      )
-    }
-    if (res.status === 429) return 'rate_limited'
-    if (res.status >= 500) throw uncertain(`HTTP ${res.status}`)
-    let text: string
-    try {
-      text = await res.text()
-    } catch (err) {
-      throw uncertain('answer cut off', err)
-    }
-    let body: unknown
-    try {
-      body = JSON.parse(text)
-    } catch (err) {
-      if (res.ok) throw uncertain(`answer is not JSON: ${text.slice(0, 200)}`)
-      throw new VenueUnavailableError(
-        `lighter ${what}: HTTP ${res.status} ${text.slice(0, 200)}`,
-        { cause: err },
-      )
-    }
-    const obj =
-      body && typeof body === 'object' && !Array.isArray(body)
-        ? (body as Record<string, unknown>)
-        : {}
-    const code = typeof obj.code === 'number' ? obj.code : undefined
-    if (code !== undefined && isLighterRateLimit(code)) return 'rate_limited'
-    if (res.ok && (code === undefined || code === LIGHTER_CODES.ok)) return obj
-    if (code !== undefined && res.status === 400) {
-      throw new LighterRejectedError(code, String(obj.message ?? 'refused'))
-    }
-    if (res.ok) {
-      throw new LighterRejectedError(code ?? 0, String(obj.message ?? ''))
-    }
-    throw new VenueUnavailableError(
-      `lighter ${what}: HTTP ${res.status} ${text.slice(0, 200)}`,
-    )
-  }
-
+  const send = createVenueHttp(lighterProtocol, options)
+  const tier = options.tier ?? 'standard'
   const transport: LighterTransport = {
-    get: (path, query, auth) =>
-      call(path, 'read', () => {
-        const qs = new URLSearchParams(
-          Object.entries(query).map(([k, v]): [string, string] => [
-            k,
-            String(v),
-          ]),
-        ).toString()
-        const headers: Record<string, string> = auth
-          ? { authorization: auth }
-          : {}
-        return {
-          url: `${base}${path}${qs ? `?${qs}` : ''}`,
-          init: { method: 'GET', headers },
-        }
-      }),
-    sendTx: (txType, txInfo) =>
-      call('sendTx', 'write', () => ({
-        url: `${base}sendTx`,
-        init: {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({
+    get(path, query, auth, priority) {
+      const qs = new URLSearchParams(
+        Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]),
+      ).toString()
+      return send({
+        method: 'GET',
+        path: `/api/v1/${path}`,
+        query: qs,
+        headers: auth ? { authorization: auth.token } : {},
+        kind: 'read',
+        priority: priority ?? 'routine',
+        charges: lighterRequestCharges(
+          tier,
+          path,
+          auth ? auth.l1Address.toLowerCase() : null,
+        ),
+      })
+    },
+    sendTx(txType, txInfo, l1Address) {
+      return send({
+        method: 'POST',
+        path: '/api/v1/sendTx',
+        body: {
+          contentType: 'application/x-www-form-urlencoded',
+          text: new URLSearchParams({
             tx_type: String(txType),
             tx_info: txInfo,
           }).toString(),
         },
-      })),
+        kind: 'write',
+        priority: 'order',
+        charges: lighterRequestCharges(tier, 'sendTx', l1Address.toLowerCase()),
+      })
+    },
   }
   return Object.freeze(transport)
 }

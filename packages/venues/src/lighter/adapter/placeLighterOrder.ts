@@ -113,7 +113,11 @@ export async function placeLighterOrder(
   return accepted(await confirm(ctx, key, m, order))
 }
 
-/** Polls the order until it is visible; a pending view if it never is. */
+/**
+ * Polls the order until it is visible, at doubling intervals: a standard
+ * account has 60 requests a minute, so each lookup counts; a pending view
+ * if it never shows.
+ */
 async function confirm(
   ctx: LighterAdapterContext,
   key: LighterSigningKey,
@@ -125,7 +129,7 @@ async function confirm(
     if (found && (isFinalOrder(found) || order.timeInForce !== 'ioc')) {
       return found
     }
-    await new Promise((r) => setTimeout(r, ctx.confirmDelayMs))
+    await new Promise((r) => setTimeout(r, ctx.confirmDelayMs * 2 ** i))
   }
   return {
     clientOrderId: order.clientOrderId,

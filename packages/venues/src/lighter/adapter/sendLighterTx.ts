@@ -26,10 +26,12 @@ export async function sendLighterTx(
 ): Promise<Record<string, unknown>> {
   const ref = { accountIndex: key.accountIndex, apiKeyIndex: key.apiKeyIndex }
   const fetchNext = async () => {
-    const raw = await ctx.transport.get('nextNonce', {
-      account_index: key.accountIndex,
-      api_key_index: key.apiKeyIndex,
-    })
+    const raw = await ctx.transport.get(
+      'nextNonce',
+      { account_index: key.accountIndex, api_key_index: key.apiKeyIndex },
+      ctx.authToken(key),
+      'order',
+    )
     const nonce = intField(raw.nonce)
     if (nonce === null || nonce < 0) {
       throw new RangeError(
@@ -50,7 +52,7 @@ export async function sendLighterTx(
           )
         }
         const tx = build(nonce, expiredAt)
-        return ctx.transport.sendTx(tx.txType, tx.txInfo)
+        return ctx.transport.sendTx(tx.txType, tx.txInfo, key.l1Address)
       })
     } catch (err) {
       if (isInvalidNonce(err) && attempt < ctx.nonceRetries) continue

@@ -125,7 +125,7 @@ export async function completeLighterBinding(
         privateKey: entry.secret,
         l1Sig: entry.signatures[request.requestId] ?? '',
       })
-      await t.sendTx(tx.txType, tx.txInfo)
+      await t.sendTx(tx.txType, tx.txInfo, owner)
     } catch (err) {
       const refused = refusal(err)
       if (refused?.outcome === 'failed' && refused.code === 'venue_rejected') {
@@ -151,6 +151,7 @@ export async function completeLighterBinding(
       )
     if (!(await approved())) {
       const problem = await sendApproval(deps, entry.secret, {
+        owner,
         accountIndex,
         apiKeyIndex,
         integrator,
@@ -166,7 +167,12 @@ export async function completeLighterBinding(
 async function sendApproval(
   deps: CompleteLighterDeps,
   privateKey: string,
-  p: { accountIndex: number; apiKeyIndex: number; integrator: number },
+  p: {
+    owner: string
+    accountIndex: number
+    apiKeyIndex: number
+    integrator: number
+  },
 ): Promise<CompletionResult | null> {
   for (let attempt = 0; ; attempt++) {
     try {
@@ -185,7 +191,7 @@ async function sendApproval(
         maxSpotMakerFee: 0,
         approvalExpiry: now + deps.approvalTtlMs,
       })
-      await deps.transport.sendTx(tx.txType, tx.txInfo)
+      await deps.transport.sendTx(tx.txType, tx.txInfo, p.owner)
       return null
     } catch (err) {
       if (isInvalidNonce(err) && attempt < 2) continue

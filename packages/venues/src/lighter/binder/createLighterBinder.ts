@@ -2,6 +2,7 @@ import {
   type BindingConfig,
   type Clock,
   type PreparedVenue,
+  type RequestBudget,
   systemClock,
   type VenueBinder,
   type VenueTarget,
@@ -10,7 +11,10 @@ import {
 import { requireAddress } from '../../binding/signRequestKinds.js'
 import { verifySignRequest } from '../../binding/verifySignRequest.js'
 import { LighterRejectedError } from '../adapter/lighterRejectedError.js'
-import { createLighterTransport } from '../adapter/lighterTransport.js'
+import {
+  createLighterBudget,
+  createLighterTransport,
+} from '../adapter/lighterTransport.js'
 import { intField, isObj } from '../adapter/lighterWireValue.js'
 import { lighterSignerChainId } from '../binding/lighterSignerChainId.js'
 import {
@@ -22,7 +26,11 @@ import { prepareLighterBinding } from '../binding/prepareLighterBinding.js'
 import { changePubKeyL1Message } from '../signer/changePubKey.js'
 import { generateLighterKeyPair } from '../signer/lighterKeys.js'
 import { completeLighterBinding } from './completeLighterBinding.js'
-import { nextNonce, registeredKeys } from './lighterBinderVenue.js'
+import {
+  BINDING_PRIORITY,
+  nextNonce,
+  registeredKeys,
+} from './lighterBinderVenue.js'
 
 export interface LighterBinderOptions {
   readonly venue: LighterVenue
@@ -35,6 +43,8 @@ export interface LighterBinderOptions {
   readonly clock?: Clock | undefined
   /** per call, ms @default 10_000 */
   readonly timeout?: number | undefined
+  /** the deployment's budget, shared with its adapter @default its own */
+  readonly budget?: RequestBudget | undefined
   /** how long the zero-fee integrator approval lasts @default 365 days */
   readonly approvalTtlMs?: number | undefined
 }
@@ -58,8 +68,7 @@ export function createLighterBinder(
     baseUrl: options.baseUrl,
     fetchFn: options.fetchFn ?? globalThis.fetch,
     timeout: options.timeout ?? 10_000,
-    rateLimitRetries: 2,
-    retryDelayMs: 250,
+    budget: options.budget ?? createLighterBudget({ clock }),
   })
 
   async function findAccount(
@@ -68,7 +77,12 @@ export function createLighterBinder(
   ): Promise<'found' | 'missing' | 'not_owned'> {
     let raw: Record<string, unknown>
     try {
-      raw = await transport.get('accountsByL1Address', { l1_address: owner })
+      raw = await transport.get(
+        'accountsByL1Address',
+        { l1_address: owner },
+        undefined,
+        BINDING_PRIORITY,
+      )
     } catch (err) {
       if (err instanceof LighterRejectedError) {
         if (/account not found/i.test(err.reason)) return 'missing'
@@ -94,10 +108,12 @@ export function createLighterBinder(
     }
     // a sub-account may be missing from the list: ask the index itself
     try {
-      const byIndex = await transport.get('account', {
-        by: 'index',
-        value: target.accountIndex,
-      })
+      const byIndex = await transport.get(
+        'account',
+        { by: 'index', value: target.accountIndex },
+        undefined,
+        BINDING_PRIORITY,
+      )
       const a = Array.isArray(byIndex.accounts)
         ? byIndex.accounts[0]
         : undefined

@@ -10,6 +10,9 @@ import { intField, isObj } from '../adapter/lighterWireValue.js'
  * @module
  */
 
+/** A user waits on binding: its reads go before routine monitoring. */
+export const BINDING_PRIORITY = 'urgent'
+
 /** Runs a read; refusals other than `accepted` become unavailability. */
 export async function lighterRead<T>(
   what: string,
@@ -34,10 +37,12 @@ export async function registeredKeys(
   apiKeyIndex = 255,
 ): Promise<Map<number, string>> {
   const raw = await lighterRead('apikeys', () =>
-    t.get('apikeys', {
-      account_index: accountIndex,
-      api_key_index: apiKeyIndex,
-    }),
+    t.get(
+      'apikeys',
+      { account_index: accountIndex, api_key_index: apiKeyIndex },
+      undefined,
+      BINDING_PRIORITY,
+    ),
   )
   const out = new Map<number, string>()
   for (const k of Array.isArray(raw.api_keys) ? raw.api_keys : []) {
@@ -60,10 +65,12 @@ export async function nextNonce(
   apiKeyIndex: number,
 ): Promise<number> {
   const raw = await lighterRead('nextNonce', () =>
-    t.get('nextNonce', {
-      account_index: accountIndex,
-      api_key_index: apiKeyIndex,
-    }),
+    t.get(
+      'nextNonce',
+      { account_index: accountIndex, api_key_index: apiKeyIndex },
+      undefined,
+      BINDING_PRIORITY,
+    ),
   )
   const nonce = intField(raw.nonce)
   if (nonce === null || nonce < 0) {
@@ -79,7 +86,12 @@ export async function approvedIntegrators(
   nowMs: number,
 ): Promise<Set<number>> {
   const raw = await lighterRead('account', () =>
-    t.get('account', { by: 'index', value: accountIndex }),
+    t.get(
+      'account',
+      { by: 'index', value: accountIndex },
+      undefined,
+      BINDING_PRIORITY,
+    ),
   )
   const account = Array.isArray(raw.accounts) ? raw.accounts[0] : undefined
   const out = new Set<number>()

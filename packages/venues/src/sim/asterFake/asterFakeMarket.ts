@@ -1,4 +1,9 @@
 import { dec, decString, type MarketRules } from '@dn/core'
+import { ASTER_LIMITS } from '../../aster/limits/asterLimits.js'
+import {
+  type AsterRateLimitEntry,
+  asterRateLimitEntries,
+} from '../../aster/limits/asterRateLimitEntries.js'
 import {
   type AsterFilters,
   parseAsterFilters,
@@ -135,12 +140,16 @@ const all = (state: AsterFakeState) =>
 
 /**
  * The public (MARKET_DATA / NONE) GET routes.
+ * @param rateLimits what exchangeInfo publishes @default ASTER_LIMITS
  * @returns the JSON answer, or undefined when `path` is not one of them
  */
 export function handleMarket(
   state: AsterFakeState,
   path: string,
   q: Query,
+  rateLimits: readonly AsterRateLimitEntry[] = asterRateLimitEntries(
+    ASTER_LIMITS,
+  ),
 ): unknown {
   switch (path) {
     case '/fapi/v3/ping':
@@ -151,20 +160,7 @@ export function handleMarket(
       return {
         timezone: 'UTC',
         serverTime: state.now(),
-        rateLimits: [
-          {
-            rateLimitType: 'REQUEST_WEIGHT',
-            interval: 'MINUTE',
-            intervalNum: 1,
-            limit: 2400,
-          },
-          {
-            rateLimitType: 'ORDERS',
-            interval: 'MINUTE',
-            intervalNum: 1,
-            limit: 1200,
-          },
-        ],
+        rateLimits,
         exchangeFilters: [],
         assets: [
           { asset: 'USDT', marginAvailable: true, autoAssetExchange: 0 },

@@ -3,6 +3,8 @@ import {
   type IncomingMessage,
   type ServerResponse,
 } from 'node:http'
+import type { FakeLimitOptions } from '../fakeLimitOptions.js'
+import type { FakeBucketUsage } from '../fakeRateLimits.js'
 import { listen, readBody, sendJson as send } from '../loopbackHttp.js'
 import type { SimExchange } from '../simExchange.js'
 import {
@@ -14,6 +16,7 @@ import {
 } from './asterFakeAccount.js'
 import { authenticate, authenticateMain } from './asterFakeAuth.js'
 import { AsterFakeError } from './asterFakeError.js'
+import { createAsterFakeGate } from './asterFakeGate.js'
 import { handleMarket } from './asterFakeMarket.js'
 import { cancelOrder, placeOrder, queryOrder } from './asterFakeOrders.js'
 import {
@@ -33,6 +36,14 @@ export interface AsterFakeOptions {
   readonly testnet?: boolean | undefined
   /** ms, for nonces and expiries; use the exchange's clock @default Date.now */
   readonly now?: (() => number) | undefined
+  /**
+   * Aster's REQUEST_WEIGHT (per IP) and ORDERS (per `user`) limits
+   * (`aster/limits/`): `true` refuses over-budget requests with 429, then
+   * bans an IP that keeps sending with 418; `false` only measures (the
+   * used-weight headers are sent either way).
+   * @default FAKE_RATE_LIMITS_DEFAULT
+   */
+  readonly rateLimits?: boolean | FakeLimitOptions | undefined
 }
 
 export interface AsterFake {
@@ -48,19 +59,14 @@ export interface AsterFake {
     user: string,
     clientOrderId: string,
   ): { builder: string | null; feeRate: string | null } | undefined
+  /** every rate-limit bucket: requests, weight, refusals, peak */
+  rateLimitUsage(): FakeBucketUsage[]
 }
 
 const MAX_BODY = 64 * 1024
 const UNKNOWN_STATUS = {
   code: -1007,
   msg: 'Timeout waiting for response from backend server. Send status unknown; execution status unknown.',
-}
-
-/** Request weights of the routes that are not 1 (futures v3 doc). */
-const WEIGHTS: Record<string, number> = {
-  'GET /fapi/v3/positionRisk': 5,
-  'GET /fapi/v3/income': 30,
-  'GET /fapi/v3/positionSide/dual': 30,
 }
 
 type Signed = (
@@ -94,7 +100,7 @@ const SIGNED: Record<string, Signed> = {
  * and engine rejects answer with Aster's codes; one-way mode only.
  * Engine faults: `outage` → 503 before anything; `timeoutAfterAccept` →
  * an order is placed, then the answer is HTTP 503 (status unknown);
- * `latencyMs` delays every answer.
+ * `latencyMs` delays every answer. Rate limits: `asterFakeGate.ts`.
  * @example const fake = await startAsterFake({ exchange, port: 0 })
  */
 export async function startAsterFake(
@@ -109,17 +115,7 @@ export async function startAsterFake(
     options.testnet ?? false,
     now,
   )
-  let minute = -1
-  let used = 0
-  const weigh = (route: string) => {
-    const m = Math.floor(now() / 60_000)
-    if (m !== minute) {
-      minute = m
-      used = 0
-    }
-    used += WEIGHTS[route] ?? 1
-    return used
-  }
+  const gate = createAsterFakeGate(options.rateLimits, now)
 
   const server = createServer((req, res) => {
     serve(req, res).catch((e: unknown) => {
@@ -134,6 +130,7 @@ export async function startAsterFake(
     const [path = '', query = ''] = (req.url ?? '').split('?', 2)
     const method = req.method ?? 'GET'
     const route = `${method} ${path}`
+    gate.stamp(req, res)
     const body =
       method === 'GET'
         ? ''
@@ -147,7 +144,9 @@ export async function startAsterFake(
                 413,
               ),
           )
-    res.setHeader('X-MBX-USED-WEIGHT-1m', String(weigh(route)))
+    // POST / DELETE: the form body, or the whole string in the query
+    const raw = method === 'GET' || body.length === 0 ? query : body
+    if (!gate.admit(req, res, asMethod(method), path, raw)) return
     const faults = options.exchange.faults()
     if (faults.latencyMs > 0) {
       await new Promise((r) => setTimeout(r, faults.latencyMs))
@@ -157,14 +156,13 @@ export async function startAsterFake(
       return
     }
     if (method === 'GET') {
-      const answer = handleMarket(state, path, new URLSearchParams(query))
+      const q = new URLSearchParams(query)
+      const answer = handleMarket(state, path, q, gate.rateLimits)
       if (answer !== undefined) {
         send(res, 200, answer)
         return
       }
     }
-    // POST / DELETE: the form body, or the whole string in the query
-    const raw = method === 'GET' || body.length === 0 ? query : body
     if (route === 'POST /fapi/v3/approveAgent') {
       const { user, pairs } = await authenticateMain(state, raw, 'ApproveAgent')
       send(res, 200, approveAgent(state, user, pairs))
@@ -176,6 +174,7 @@ export async function startAsterFake(
       return
     }
     const { user, pairs } = await authenticate(state, raw)
+    if (!gate.admitOrders(req, res, asMethod(method), path, raw, user)) return
     const answer = handler(state, user, pairs, method)
     if (
       route === 'POST /fapi/v3/order' &&
@@ -200,5 +199,13 @@ export async function startAsterFake(
       const o = state.orders.get(`${user.toLowerCase()}|${clientOrderId}`)
       return o && { builder: o.builder, feeRate: o.feeRate }
     },
+    rateLimitUsage: () => gate.usage(),
   }
+}
+
+const METHODS = new Set(['GET', 'POST', 'PUT', 'DELETE'] as const)
+
+/** Other verbs weigh as a GET (they are then answered 404). */
+function asMethod(m: string): 'GET' | 'POST' | 'PUT' | 'DELETE' {
+  return METHODS.has(m as 'GET') ? (m as 'GET') : 'GET'
 }

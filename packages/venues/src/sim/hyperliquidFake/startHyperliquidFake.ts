@@ -3,11 +3,23 @@ import {
   type IncomingMessage,
   type ServerResponse,
 } from 'node:http'
+import {
+  HL_LIMITS,
+  hlAnswerCharges,
+  hlRequestCharges,
+} from '../../hyperliquid/limits/hlLimits.js'
+import {
+  clientIp,
+  type FakeLimitOptions,
+  resolveFakeLimits,
+} from '../fakeLimitOptions.js'
+import type { FakeBucketUsage } from '../fakeRateLimits.js'
 import { listen, readBody } from '../loopbackHttp.js'
 import type { SimExchange } from '../simExchange.js'
 import { handleExchange } from './hlExchange.js'
 import { createHlFakeState, type HlFakeAgent } from './hlFakeState.js'
 import { HlInfoError, handleInfo } from './hlInfo.js'
+import { sendHlRateLimited } from './sendHlRateLimited.js'
 
 export interface HyperliquidFakeOptions {
   /** the simulated `hl` venue traded through the fake */
@@ -20,6 +32,12 @@ export interface HyperliquidFakeOptions {
   readonly isMainnet?: boolean
   /** time for nonces, expiries and timestamps; use the exchange's clock @default Date.now */
   readonly now?: () => number
+  /**
+   * Hyperliquid's per-IP weight limit (`hyperliquid/limits/`): `true`
+   * refuses over-budget requests with the venue's 429, `false` only
+   * measures. @default FAKE_RATE_LIMITS_DEFAULT
+   */
+  readonly rateLimits?: boolean | FakeLimitOptions
 }
 
 export interface HyperliquidFake {
@@ -28,6 +46,8 @@ export interface HyperliquidFake {
   close(): Promise<void>
   /** the API wallets `user` approved, as `extraAgents` lists them */
   agents(user: string): HlFakeAgent[]
+  /** every rate-limit bucket: requests, weight, refusals, peak */
+  rateLimitUsage(): FakeBucketUsage[]
 }
 
 const MAX_BODY = 256 * 1024
@@ -38,16 +58,24 @@ const MAX_BODY = 256 * 1024
  * signatures are recovered, agents and nonces are enforced, orders go to
  * the engine. Engine faults: `outage` → 503, `timeoutAfterAccept` → the
  * action is processed and the socket is destroyed without an answer,
- * `latencyMs` delays every answer.
+ * `latencyMs` delays every answer. Every request is weighed against the
+ * per-IP budget of 1200 a minute (answers of list reads add their items'
+ * weight); with `rateLimits` enforced, one over it is answered 429.
  * @example const fake = await startHyperliquidFake({ exchange })
  */
 export async function startHyperliquidFake(
   options: HyperliquidFakeOptions,
 ): Promise<HyperliquidFake> {
+  const now = options.now ?? Date.now
   const state = createHlFakeState(
     options.exchange,
     options.isMainnet ?? true,
-    options.now ?? Date.now,
+    now,
+  )
+  const { limiter } = resolveFakeLimits(
+    options.rateLimits,
+    () => HL_LIMITS,
+    now,
   )
   const server = createServer((req, res) => {
     serve(req, res).catch((e: unknown) => {
@@ -62,16 +90,23 @@ export async function startHyperliquidFake(
       send(res, 404, { error: 'Not Found' })
       return
     }
-    let body: Record<string, unknown>
+    let body: Record<string, unknown> | null = null
     try {
       const parsed: unknown = JSON.parse(
         await readBody(req, MAX_BODY, () => new SyntaxError('body too large')),
       )
-      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-        throw new SyntaxError('not an object')
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+        body = parsed as Record<string, unknown>
       }
-      body = parsed as Record<string, unknown>
     } catch {
+      // an unreadable body is still a request against the budget
+    }
+    const ip = clientIp(req)
+    if (!limiter.charge(ip, hlRequestCharges(path, body)).ok) {
+      sendHlRateLimited(res)
+      return
+    }
+    if (!body) {
       send(res, 422, 'Failed to deserialize the JSON body into the target type')
       return
     }
@@ -85,7 +120,9 @@ export async function startHyperliquidFake(
     }
     if (path === '/info') {
       try {
-        send(res, 200, handleInfo(state, body))
+        const answer = handleInfo(state, body)
+        limiter.addCharges(ip, hlAnswerCharges(path, body, answer))
+        send(res, 200, answer)
       } catch (e) {
         if (e instanceof HlInfoError) send(res, 422, e.message)
         else throw e
@@ -107,6 +144,7 @@ export async function startHyperliquidFake(
     agents: (user) => [
       ...(state.agentsByUser.get(user.toLowerCase())?.values() ?? []),
     ],
+    rateLimitUsage: () => limiter.usage(),
   }
 }
 

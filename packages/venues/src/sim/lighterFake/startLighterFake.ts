@@ -6,9 +6,20 @@ import {
 import { lighterClientOrderIndex } from '../../lighter/adapter/lighterClientOrderIndex.js'
 import { lighterSignerChainId } from '../../lighter/binding/lighterSignerChainId.js'
 import type { LighterVenue } from '../../lighter/binding/lighterVenue.js'
+import {
+  lighterLimits,
+  lighterRequestCharges,
+} from '../../lighter/limits/lighterLimits.js'
+import {
+  clientIp,
+  type FakeLimitOptions,
+  resolveFakeLimits,
+} from '../fakeLimitOptions.js'
+import type { FakeBucketUsage } from '../fakeRateLimits.js'
 import { listen, readBody, sendJson as send } from '../loopbackHttp.js'
 import type { SimExchange } from '../simExchange.js'
 import { handleSendTx } from './handleSendTx.js'
+import { createLighterFakeAttribution } from './lighterFakeAttribution.js'
 import { LighterFakeError } from './lighterFakeError.js'
 import { handleRead } from './lighterFakeReads.js'
 import {
@@ -16,6 +27,7 @@ import {
   engineOrderId,
   type LighterFakeState,
 } from './lighterFakeState.js'
+import { sendLighterRateLimited } from './sendLighterRateLimited.js'
 
 export interface LighterFakeOptions {
   /** the simulated Lighter venue traded through the fake */
@@ -29,6 +41,13 @@ export interface LighterFakeOptions {
   readonly testnet?: boolean
   /** time for expiries and auth deadlines @default Date.now */
   readonly now?: () => number
+  /**
+   * Lighter's limits for an account tier (`lighter/limits/`, `lighterTier`
+   * @default 'standard'): `true` refuses over-budget requests with the
+   * venue's 429, `false` only measures.
+   * @default FAKE_RATE_LIMITS_DEFAULT
+   */
+  readonly rateLimits?: boolean | FakeLimitOptions
 }
 
 export interface LighterFake {
@@ -41,6 +60,8 @@ export interface LighterFake {
   engineOrderId(accountIndex: number, clientOrderId: string): string
   /** protocol state, for tests that inspect keys and nonces */
   readonly state: LighterFakeState
+  /** every rate-limit bucket: requests, weight, refusals, peak */
+  rateLimitUsage(): FakeBucketUsage[]
 }
 
 const MAX_BODY = 256 * 1024
@@ -62,18 +83,42 @@ const MAX_BODY = 256 * 1024
  * a `sendTx` is processed and the socket destroyed without an answer;
  * `latencyMs` delays every answer.
  *
+ * Rate limits: every `/api/v1/` request is counted per IP, or per L1
+ * address when it is an authenticated read (valid auth token) or a tx
+ * (the owner of its account); with `rateLimits` enforced, one over the
+ * tier's budget is answered 429 `{code: 23000}`.
+ *
  * @example const fake = await startLighterFake({ exchange, venue: 'lighter' })
  */
 export async function startLighterFake(
   options: LighterFakeOptions,
 ): Promise<LighterFake> {
   const chainId = lighterSignerChainId(options.venue, options.testnet ?? false)
+  const now = options.now ?? Date.now
   const state = createLighterFakeState(
     options.exchange,
     options.venue,
     chainId,
-    options.now ?? Date.now,
+    now,
   )
+  const { limiter, lighterTier } = resolveFakeLimits(
+    options.rateLimits,
+    lighterLimits,
+    now,
+  )
+  const attribution = createLighterFakeAttribution(state)
+  /** Counts the request; true when it was refused (and answered). */
+  const refused = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    l1: string | null,
+  ) => {
+    const charges = lighterRequestCharges(lighterTier, path, l1)
+    if (limiter.charge(clientIp(req), charges).ok) return false
+    sendLighterRateLimited(res)
+    return true
+  }
   const server = createServer((req, res) => {
     serve(req, res).catch((e: unknown) => {
       if (!res.headersSent) send(res, 500, { code: 500, message: String(e) })
@@ -101,6 +146,7 @@ export async function startLighterFake(
             () => new LighterFakeError(21501, 'body too large'),
           ),
         )
+        if (refused(req, res, path, attribution.tx(form))) return
         const answer = await handleSendTx(state, form)
         if (options.exchange.rollFault('timeoutAfterAccept')) {
           req.socket.destroy()
@@ -111,6 +157,8 @@ export async function startLighterFake(
       }
       if (req.method === 'GET' && url.pathname.startsWith('/api/v1/')) {
         const auth = req.headers.authorization
+        const token = auth ?? url.searchParams.get('auth')
+        if (refused(req, res, path, attribution.read(token))) return
         send(res, 200, handleRead(state, path, url.searchParams, auth))
         return
       }
@@ -137,5 +185,6 @@ export async function startLighterFake(
     engineOrderId: (accountIndex, clientOrderId) =>
       engineOrderId(accountIndex, lighterClientOrderIndex(clientOrderId)),
     close: listening.close,
+    rateLimitUsage: () => limiter.usage(),
   }
 }

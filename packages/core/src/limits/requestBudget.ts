@@ -1,0 +1,345 @@
+import { VenueUnavailableError } from '../errors/venue.js'
+import type { Clock } from '../ports/clock.js'
+import { systemClock } from '../ports/clock.js'
+import {
+  createSharedGrants,
+  type GrantNeed,
+  type SharedGrantsOptions,
+} from './sharedGrants.js'
+import {
+  type LogEntry,
+  pruneLog,
+  usedWeight,
+  waitToFit,
+} from './weightedLog.js'
+
+/**
+ * Who waits for a venue's budget, most urgent first: order sends, cancels
+ * and close/unwind/protection legs; reads for tasks near a rule threshold
+ * and order lookups; routine monitoring; funding history.
+ */
+export type RequestPriority = 'order' | 'urgent' | 'routine' | 'history'
+
+export const REQUEST_PRIORITIES: readonly RequestPriority[] = [
+  'order',
+  'urgent',
+  'routine',
+  'history',
+]
+
+/**
+ * Share of the budget each priority may fill. Reads stop short of the
+ * whole budget, so what they leave is always there for orders: a read
+ * never delays an order send.
+ */
+export const PRIORITY_CEILING: Readonly<Record<RequestPriority, number>> = {
+  order: 1,
+  urgent: 0.9,
+  routine: 0.75,
+  history: 0.6,
+}
+
+/** How long a request may wait for budget before it fails unsent. */
+const DEFAULT_MAX_WAIT_MS: Readonly<Record<RequestPriority, number>> = {
+  order: 15_000,
+  urgent: 10_000,
+  routine: 5_000,
+  history: 5_000,
+}
+
+/** A published limit as the budget counts it. */
+export interface BudgetLimit {
+  readonly id: string
+  /** published units per window */
+  readonly capacity: number
+  readonly windowMs: number
+}
+
+/** Weight counted in one bucket of one limit (per IP or per account). */
+export interface BudgetCharge {
+  readonly limit: string
+  readonly bucket: string
+  readonly weight: number
+}
+
+export interface BucketUsage {
+  readonly limit: string
+  readonly bucket: string
+  /** weight counted in the current window */
+  readonly used: number
+  /** the most weight ever counted in one window */
+  readonly peak: number
+  /** the budget's ceiling for orders (share × capacity) */
+  readonly ceiling: number
+  readonly requests: number
+}
+
+export interface RequestBudget {
+  /** Published limits this budget keeps under `share`. */
+  limits(): readonly BudgetLimit[]
+  /** The venue published new limits (e.g. Aster's exchangeInfo): use them. */
+  setLimits(limits: readonly BudgetLimit[]): void
+  /**
+   * Waits until every charge fits under its priority's ceiling, then
+   * counts it. Fails with VenueUnavailableError (nothing sent) when the
+   * budget stays spent past `maxWaitMs`, or while the venue has told us
+   * to back off beyond it.
+   */
+  acquire(
+    charges: readonly BudgetCharge[],
+    priority: RequestPriority,
+    options?: { readonly maxWaitMs?: number | undefined },
+  ): Promise<void>
+  /** Counts weight learnt from an answer (e.g. per 20 items returned). */
+  add(charges: readonly BudgetCharge[]): void
+  /**
+   * The venue said this much of `limit` is used in `bucket` (a used-weight
+   * header): weight other processes on the same IP spent is counted too.
+   */
+  observe(limit: string, bucket: string, used: number): void
+  /** The venue refused for rate (429/418): send nothing for `forMs`. */
+  holdOff(forMs: number, reason: string): void
+  /** Why and until when nothing is sent, or null. */
+  heldOff(): { readonly until: number; readonly reason: string } | null
+  usage(): BucketUsage[]
+}
+
+export interface RequestBudgetOptions {
+  /** what the requests are for, in error messages (e.g. `hl`) */
+  readonly name: string
+  readonly limits: readonly BudgetLimit[]
+  /** fraction of each published limit this process may use @default 0.5 */
+  readonly share?: number | undefined
+  readonly clock?: Clock | undefined
+  /**
+   * Shares the budget with every process of a deployment through the
+   * store: weight is reserved there in chunks before it is spent here
+   * @default this process's own budget
+   */
+  readonly shared?: SharedGrantsOptions | undefined
+  /** where a failing shared store is reported @default ignored */
+  readonly onSharedError?: ((err: unknown) => void) | undefined
+}
+
+interface Bucket {
+  limit: BudgetLimit
+  entries: LogEntry[]
+  peak: number
+  requests: number
+}
+
+interface Waiter {
+  readonly charges: readonly BudgetCharge[]
+  readonly priority: RequestPriority
+  readonly seq: number
+  readonly deadline: number
+  readonly resolve: () => void
+  readonly reject: (e: Error) => void
+}
+
+/**
+ * A venue's request budget for one process: an exact weighted sliding log
+ * per bucket, filled by priority (orders first, funding history last) up
+ * to `share` of each published limit. Waiters are served most urgent
+ * first; a bucket a more urgent waiter is waiting on is not given to a
+ * less urgent one.
+ * @example
+ * const budget = createRequestBudget({ name: 'hl',
+ *   limits: [{ id: 'weight', capacity: 1200, windowMs: 60_000 }] })
+ * await budget.acquire([{ limit: 'weight', bucket: 'weight', weight: 20 }], 'routine')
+ */
+export function createRequestBudget(
+  options: RequestBudgetOptions,
+): RequestBudget {
+  const clock = options.clock ?? systemClock
+  const share = options.share ?? 0.5
+  if (!(share > 0 && share <= 1)) {
+    throw new RangeError(`budget share must be in (0, 1]: ${share}`)
+  }
+  const limits = new Map(options.limits.map((l) => [l.id, l]))
+  const buckets = new Map<string, Bucket>()
+  const waiters: Waiter[] = []
+  let seq = 0
+  let hold: { until: number; reason: string } | null = null
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const grants =
+    options.shared &&
+    createSharedGrants(
+      options.shared,
+      () => pump(),
+      options.onSharedError ?? (() => {}),
+    )
+
+  function bucketOf(c: BudgetCharge): Bucket {
+    let b = buckets.get(c.bucket)
+    if (!b) {
+      const limit = limits.get(c.limit)
+      if (!limit) {
+        throw new RangeError(`${options.name}: unknown limit ${c.limit}`)
+      }
+      b = { limit, entries: [], peak: 0, requests: 0 }
+      buckets.set(c.bucket, b)
+    }
+    return b
+  }
+
+  const ceilingOf = (b: Bucket, p: RequestPriority) =>
+    Math.floor(b.limit.capacity * share * PRIORITY_CEILING[p])
+
+  function needs(
+    charges: readonly BudgetCharge[],
+    priority: RequestPriority,
+  ): GrantNeed[] {
+    return charges.map((c) => {
+      const b = bucketOf(c)
+      return {
+        bucket: c.bucket,
+        windowMs: b.limit.windowMs,
+        ceiling: ceilingOf(b, priority),
+        weight: c.weight,
+      }
+    })
+  }
+
+  function count(charges: readonly BudgetCharge[], now: number): void {
+    for (const c of charges) {
+      const b = bucketOf(c)
+      b.entries = pruneLog(b.entries, now, b.limit.windowMs)
+      b.entries.push({ at: now, weight: c.weight })
+      b.requests++
+      b.peak = Math.max(b.peak, usedWeight(b.entries, now, b.limit.windowMs))
+    }
+  }
+
+  /** ms until every charge fits under its ceiling (0: now). */
+  function waitFor(w: Omit<Waiter, 'resolve' | 'reject' | 'seq'>, now: number) {
+    let wait = hold && hold.until > now ? hold.until - now : 0
+    for (const c of w.charges) {
+      const b = bucketOf(c)
+      const ceiling = ceilingOf(b, w.priority)
+      wait = Math.max(
+        wait,
+        waitToFit(b.entries, now, b.limit.windowMs, ceiling, c.weight),
+      )
+    }
+    // what this process may spend, the deployment's shared budget grants
+    if (wait === 0 && grants) {
+      wait = grants.waitMs(needs(w.charges, w.priority), w.priority, now)
+    }
+    return wait
+  }
+
+  function pump(): void {
+    if (timer) {
+      clearTimeout(timer)
+      timer = undefined
+    }
+    const now = clock.now()
+    waiters.sort(
+      (a, b) =>
+        REQUEST_PRIORITIES.indexOf(a.priority) -
+          REQUEST_PRIORITIES.indexOf(b.priority) || a.seq - b.seq,
+    )
+    const blocked = new Set<string>()
+    let next = Number.POSITIVE_INFINITY
+    for (const w of [...waiters]) {
+      const mine = w.charges.map((c) => c.bucket)
+      const wait = waitFor(w, now)
+      if (now + wait > w.deadline) {
+        // not even alone would it be sent in time
+        waiters.splice(waiters.indexOf(w), 1)
+        w.reject(spent(w, now))
+        continue
+      }
+      // a bucket a more urgent (or earlier) waiter waits on is kept for it
+      if (wait === 0 && !mine.some((b) => blocked.has(b))) {
+        waiters.splice(waiters.indexOf(w), 1)
+        grants?.spend(needs(w.charges, w.priority), w.priority, now)
+        count(w.charges, now)
+        w.resolve()
+        continue
+      }
+      for (const b of mine) blocked.add(b)
+      next = Math.min(next, wait > 0 ? wait : w.deadline - now)
+    }
+    if (waiters.length > 0) {
+      const delay = Number.isFinite(next) ? Math.max(1, next) : 1_000
+      timer = setTimeout(pump, delay)
+      timer.unref?.()
+    }
+  }
+
+  function spent(w: Waiter, now: number): VenueUnavailableError {
+    const why =
+      hold && hold.until > now
+        ? `the venue asked us to back off (${hold.reason}) for ${Math.ceil((hold.until - now) / 1000)} s`
+        : `its ${w.priority} request budget is spent`
+    return new VenueUnavailableError(
+      `${options.name}: not sent, ${why}; retrying later`,
+    )
+  }
+
+  return {
+    limits: () => [...limits.values()],
+    setLimits(next) {
+      for (const l of next) limits.set(l.id, l)
+      for (const b of buckets.values()) {
+        b.limit = limits.get(b.limit.id) ?? b.limit
+      }
+      pump()
+    },
+    acquire(charges, priority, opts) {
+      const now = clock.now()
+      const maxWait = opts?.maxWaitMs ?? DEFAULT_MAX_WAIT_MS[priority]
+      try {
+        for (const c of charges) bucketOf(c)
+      } catch (err) {
+        return Promise.reject(err)
+      }
+      return new Promise<void>((resolve, reject) => {
+        waiters.push({
+          charges,
+          priority,
+          seq: seq++,
+          deadline: now + maxWait,
+          resolve,
+          reject,
+        })
+        pump()
+      })
+    },
+    add(charges) {
+      const now = clock.now()
+      grants?.record(needs(charges, 'order'), now)
+      count(charges, now)
+    },
+    observe(limit, bucket, used) {
+      const now = clock.now()
+      const b = bucketOf({ limit, bucket, weight: 0 })
+      const ours = usedWeight(b.entries, now, b.limit.windowMs)
+      if (used > ours) {
+        b.entries.push({ at: now, weight: used - ours })
+        b.peak = Math.max(b.peak, used)
+      }
+    },
+    holdOff(forMs, reason) {
+      const until = clock.now() + forMs
+      if (!hold || until > hold.until) hold = { until, reason }
+      pump()
+    },
+    heldOff() {
+      return hold && hold.until > clock.now() ? hold : null
+    },
+    usage() {
+      const now = clock.now()
+      return [...buckets].map(([bucket, b]) => ({
+        limit: b.limit.id,
+        bucket,
+        used: usedWeight(b.entries, now, b.limit.windowMs),
+        peak: b.peak,
+        ceiling: ceilingOf(b, 'order'),
+        requests: b.requests,
+      }))
+    },
+  }
+}

@@ -1,0 +1,72 @@
+import type { Clock } from '../ports/clock.js'
+
+/** A value read from a venue, with when it was read. */
+export interface Snapshot<T> {
+  readonly value: T
+  /** Unix ms the read was sent */
+  readonly at: number
+}
+
+/**
+ * One venue read shared by every caller: a snapshot younger than the
+ * caller's `maxAgeMs` is served as is, and callers that arrive while a
+ * read is in flight wait for that read instead of sending their own. So
+ * a thousand tasks on one venue cost one request, not a thousand.
+ */
+export interface SharedRead<K, T> {
+  get(key: K, maxAgeMs: number): Promise<Snapshot<T>>
+  /** The last snapshot of `key`, however old, without reading. */
+  peek(key: K): Snapshot<T> | undefined
+  /** Replaces the snapshot (a stream update, or our own fill). */
+  put(key: K, value: T, at: number): void
+  /** Forgets `key`: the next get reads again. */
+  drop(key: K): void
+}
+
+/**
+ * @param read sends the venue request for `key`
+ * @example const marks = createSharedRead(clock, () => readAllMarks())
+ */
+export function createSharedRead<K, T>(
+  clock: Clock,
+  read: (key: K) => Promise<T>,
+): SharedRead<K, T> {
+  const snapshots = new Map<K, Snapshot<T>>()
+  const inFlight = new Map<K, Promise<Snapshot<T>>>()
+  // a drop makes reads already in flight stale: they serve their own
+  // callers but are not kept
+  const generation = new Map<K, number>()
+  return {
+    get(key, maxAgeMs) {
+      const hit = snapshots.get(key)
+      if (hit && clock.now() - hit.at <= maxAgeMs) return Promise.resolve(hit)
+      const pending = inFlight.get(key)
+      if (pending) return pending
+      const at = clock.now()
+      const gen = generation.get(key) ?? 0
+      const p = read(key)
+        .then((value) => {
+          const snap = { value, at }
+          if ((generation.get(key) ?? 0) !== gen) return snap
+          const newer = snapshots.get(key)
+          if (!newer || newer.at <= at) snapshots.set(key, snap)
+          return snapshots.get(key) ?? snap
+        })
+        .finally(() => {
+          if (inFlight.get(key) === p) inFlight.delete(key)
+        })
+      inFlight.set(key, p)
+      return p
+    },
+    peek: (key) => snapshots.get(key),
+    put(key, value, at) {
+      const old = snapshots.get(key)
+      if (!old || old.at <= at) snapshots.set(key, { value, at })
+    },
+    drop(key) {
+      snapshots.delete(key)
+      inFlight.delete(key)
+      generation.set(key, (generation.get(key) ?? 0) + 1)
+    },
+  }
+}

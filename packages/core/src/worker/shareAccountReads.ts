@@ -1,0 +1,78 @@
+import type { VenueId } from '../domain/venue.js'
+import type { RequestPriority } from '../limits/requestBudget.js'
+import type { Clock } from '../ports/clock.js'
+import type {
+  VenueAdapter,
+  VenueCredential,
+  VenuePosition,
+} from '../ports/venueAdapter.js'
+import { createSharedRead } from '../util/sharedRead.js'
+
+/**
+ * Positions read once per venue account and shared by every task of its
+ * owner: a caller passing `maxAgeMs` is served a snapshot that young,
+ * and callers arriving while a read is in flight share it. Our own
+ * orders' answers (place, cancel, lookups) may change positions, so the
+ * account's snapshot is dropped after each and the next read is fresh.
+ */
+export function shareAccountReads(
+  adapters: Readonly<Record<VenueId, VenueAdapter>>,
+  clock: Clock,
+): Readonly<Record<VenueId, VenueAdapter>> {
+  const out = {} as Record<VenueId, VenueAdapter>
+  for (const [venue, adapter] of Object.entries(adapters) as [
+    VenueId,
+    VenueAdapter,
+  ][]) {
+    out[venue] = shareOne(adapter, clock)
+  }
+  return out
+}
+
+/** One venue account: the owner, and the account index where there is one. */
+function accountKey(cred: VenueCredential): string {
+  return `${cred.owner.toLowerCase()}|${cred.accountIndex ?? ''}`
+}
+
+function shareOne(adapter: VenueAdapter, clock: Clock): VenueAdapter {
+  const creds = new Map<string, VenueCredential>()
+  const reads = createSharedRead<string, VenuePosition[]>(clock, (key) => {
+    const cred = creds.get(key)
+    if (!cred) throw new Error(`no credential for ${key}`)
+    return adapter.positions(cred, { priority: pending.get(key) })
+  })
+  const pending = new Map<string, RequestPriority | undefined>()
+  const changed = (cred: VenueCredential) => reads.drop(accountKey(cred))
+  return {
+    venue: adapter.venue,
+    rules: (symbol) => adapter.rules(symbol),
+    quote: (symbol) => adapter.quote(symbol),
+    async place(cred, order) {
+      try {
+        return await adapter.place(cred, order)
+      } finally {
+        changed(cred)
+      }
+    },
+    async cancel(cred, market, clientOrderId) {
+      try {
+        return await adapter.cancel(cred, market, clientOrderId)
+      } finally {
+        changed(cred)
+      }
+    },
+    async order(cred, market, clientOrderId) {
+      const found = await adapter.order(cred, market, clientOrderId)
+      if (found && found.filledBase !== '0') changed(cred)
+      return found
+    },
+    async positions(cred, options) {
+      const key = accountKey(cred)
+      creds.set(key, cred)
+      pending.set(key, options?.priority)
+      return (await reads.get(key, options?.maxAgeMs ?? 0)).value
+    },
+    funding: (cred, market, since, options) =>
+      adapter.funding(cred, market, since, options),
+  }
+}
