@@ -3,6 +3,7 @@ import {
   createAdapterOrderLookup,
   createAesGcmSecrets,
   runWorkerRound,
+  shareAccountReads,
   VENUES,
   type VenueId,
   type WorkerDeps,
@@ -70,7 +71,8 @@ export async function startWorkerBed(o: {
   })
   const worker = composeWorkerDeps({
     store: svc.store,
-    adapters: venues.adapters,
+    // as startWorker does: one positions read per account serves its tasks
+    adapters: shareAccountReads(venues.adapters, clock),
     masterKey: MASTER,
     clock,
     workerId: 'test-worker',

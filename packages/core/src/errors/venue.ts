@@ -17,6 +17,14 @@ export class VenueUnavailableError extends VenueError {
   }
 }
 
+/**
+ * Not sent: the venue's request budget (its published rate limits, or a
+ * back-off it asked for) has no room for it in time. Retried later.
+ */
+export class RequestBudgetError extends VenueUnavailableError {
+  override name = 'RequestBudgetError'
+}
+
 /** The venue answered and refused the request; nothing was placed. */
 export class VenueRejectedError extends VenueError {
   override name = 'VenueRejectedError'

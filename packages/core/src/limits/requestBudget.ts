@@ -1,4 +1,4 @@
-import { VenueUnavailableError } from '../errors/venue.js'
+import { RequestBudgetError } from '../errors/venue.js'
 import type { Clock } from '../ports/clock.js'
 import { systemClock } from '../ports/clock.js'
 import {
@@ -269,12 +269,12 @@ export function createRequestBudget(
     }
   }
 
-  function spent(w: Waiter, now: number): VenueUnavailableError {
+  function spent(w: Waiter, now: number): RequestBudgetError {
     const why =
       hold && hold.until > now
         ? `the venue asked us to back off (${hold.reason}) for ${Math.ceil((hold.until - now) / 1000)} s`
         : `its ${w.priority} request budget is spent`
-    return new VenueUnavailableError(
+    return new RequestBudgetError(
       `${options.name}: not sent, ${why}; retrying later`,
     )
   }

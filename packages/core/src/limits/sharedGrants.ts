@@ -79,12 +79,7 @@ export function createSharedGrants(
     return live.reduce((sum, g) => sum + g.left, 0)
   }
 
-  function ask(
-    need: GrantNeed,
-    key: string,
-    missing: number,
-    now: number,
-  ) {
+  function ask(need: GrantNeed, key: string, missing: number, now: number) {
     if (asking.has(key)) return
     asking.add(key)
     const chunk = Math.min(

@@ -7,6 +7,7 @@ import {
   type TaskOperation,
 } from '../domain/taskEngineState.js'
 import {
+  RequestBudgetError,
   UncertainSubmissionError,
   VenueUnavailableError,
 } from '../errors/venue.js'
@@ -114,7 +115,12 @@ export async function processTask(
       err instanceof VenueUnavailableError ||
       err instanceof UncertainSubmissionError
     ) {
-      await step.save({ error: `venue unreachable, retrying: ${err.message}` })
+      await step.save({
+        error:
+          err instanceof RequestBudgetError
+            ? `waiting for the venue's request budget: ${err.message}`
+            : `venue unreachable, retrying: ${err.message}`,
+      })
       next = step.now + RETRY_MS
     } else {
       throw err

@@ -21,6 +21,7 @@ import {
 } from '@dn/core'
 import { getAddress, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import { freshFromStream, type MarketStream } from '../../wire/marketStream.js'
 import type { PublishedLimit } from '../../wire/requestCharge.js'
 import type { CallKind } from '../../wire/venueHttp.js'
 import { ASTER_LIMITS } from '../limits/asterLimits.js'
@@ -95,6 +96,13 @@ export interface AsterAdapterOptions {
    * this process @default one of its own at half the limits
    */
   readonly budget?: RequestBudget | undefined
+  /**
+   * `!markPrice@arr@1s` and `!bookTicker` over the WebSocket: the primary
+   * source of quotes; REST serves when they are missing or quiet
+   */
+  readonly marketStream?: MarketStream | undefined
+  /** ms a streamed value stays usable @default 3_000 */
+  readonly streamMaxAgeMs?: number | undefined
   /** ms a one-way position-mode check is trusted @default 300_000 */
   readonly modeTtlMs?: number | undefined
   /**
@@ -320,6 +328,27 @@ export function createAsterAdapter(options: AsterAdapterOptions): VenueAdapter {
     },
 
     async quote(symbol: string): Promise<MarketQuote> {
+      const s = freshFromStream(
+        options.marketStream,
+        symbol,
+        clock.now(),
+        options.streamMaxAgeMs ?? 3_000,
+      )
+      if (s?.fundingRate !== undefined && s.bid !== undefined) {
+        const hours = await intervalHours(symbol)
+        return {
+          venue: 'aster',
+          symbol,
+          mark: s.mark,
+          bid: s.bid === '0' ? s.mark : s.bid,
+          ask: s.ask === undefined || s.ask === '0' ? s.mark : s.ask,
+          fundingRateHourly: decString(dec(s.fundingRate).div(hours)),
+          at: s.at,
+          ...(s.nextFundingAt === undefined
+            ? {}
+            : { nextFundingAt: s.nextFundingAt }),
+        }
+      }
       const [allMarks, allBooks, hours] = await Promise.all([
         marks.get(undefined, marketMaxAge),
         books.get(undefined, marketMaxAge),

@@ -22,6 +22,7 @@ import {
 import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { decField, isObj, unexpectedAnswer } from '../../wire/jsonFields.js'
+import { freshFromStream, type MarketStream } from '../../wire/marketStream.js'
 import { isValidHlPrice } from '../precision/formatHlPrice.js'
 import { signL1Action } from '../signing/l1Signature.js'
 import { createNonceClock } from '../signing/nonceClock.js'
@@ -74,6 +75,13 @@ export interface HyperliquidAdapterOptions {
    */
   readonly budget?: RequestBudget | undefined
   /**
+   * Marks, funding and impact prices streamed over the WebSocket: the
+   * primary source of quotes; REST serves when it is missing or quiet
+   */
+  readonly marketStream?: MarketStream | undefined
+  /** ms a streamed value stays usable @default 3_000 */
+  readonly streamMaxAgeMs?: number | undefined
+  /**
    * Nonces shared by every process trading with one agent key (e.g. a
    * database counter), so they never repeat across restarts or workers.
    * @default a per-adapter monotonic millisecond clock
@@ -113,6 +121,7 @@ export function createHyperliquidAdapter(
     budget: options.budget ?? createHlBudget({ clock }),
   })
   const marketMaxAge = options.marketMaxAgeMs ?? 2_000
+  const streamMaxAge = options.streamMaxAgeMs ?? 3_000
   const nonces = createNonceClock(clock)
   const listing = createHlUniverse(post, clock, ttl)
   const actionTtl = options.orderActionTtlMs ?? 60_000
@@ -179,6 +188,20 @@ export function createHyperliquidAdapter(
     },
 
     async quote(symbol: string): Promise<MarketQuote> {
+      const now = clock.now()
+      const s = freshFromStream(options.marketStream, symbol, now, streamMaxAge)
+      if (s?.fundingRate !== undefined) {
+        return {
+          venue: 'hl',
+          symbol,
+          mark: s.mark,
+          bid: s.bid ?? s.mark,
+          ask: s.ask ?? s.mark,
+          fundingRateHourly: s.fundingRate,
+          at: s.at,
+          nextFundingAt: nextHourAfter(s.at),
+        }
+      }
       const hit = await listing.ctx(symbol, marketMaxAge)
       if (!hit) {
         throw new VenueUnavailableError(`hyperliquid: no market ${symbol}`)

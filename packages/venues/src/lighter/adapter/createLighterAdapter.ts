@@ -15,6 +15,7 @@ import {
   VenueRejectedError,
   VenueUnavailableError,
 } from '@dn/core'
+import { freshFromStream, type MarketStream } from '../../wire/marketStream.js'
 import { lighterSignerChainId } from '../binding/lighterSignerChainId.js'
 import {
   type LighterVenue,
@@ -84,6 +85,13 @@ export interface LighterAdapterOptions {
    * funding rates are read at most once a minute
    */
   readonly marketMaxAgeMs?: number | undefined
+  /**
+   * `market_stats/all` over the WebSocket: the primary source of marks
+   * and funding rates; REST serves when it is missing or quiet
+   */
+  readonly marketStream?: MarketStream | undefined
+  /** ms a streamed value stays usable @default 3_000 */
+  readonly streamMaxAgeMs?: number | undefined
   /** integrator account sent as attribute 1 on orders @default none */
   readonly integratorAccountIndex?: number | null | undefined
 }
@@ -243,6 +251,24 @@ export function createLighterAdapter(
     },
 
     async quote(symbol: string): Promise<MarketQuote> {
+      const s = freshFromStream(
+        options.marketStream,
+        symbol,
+        clock.now(),
+        options.streamMaxAgeMs ?? 3_000,
+      )
+      if (s?.fundingRate !== undefined) {
+        return {
+          venue,
+          symbol,
+          mark: s.mark,
+          bid: s.bid ?? s.mark,
+          ask: s.ask ?? s.mark,
+          fundingRateHourly: s.fundingRate,
+          at: s.at,
+          nextFundingAt: nextHourAfter(s.at),
+        }
+      }
       const [snap, rates] = await Promise.all([
         marketList.get(undefined, marketMaxAge),
         fundingRates.get(undefined, FUNDING_RATES_MAX_AGE_MS),

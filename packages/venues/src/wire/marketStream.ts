@@ -1,0 +1,48 @@
+import type { SocketState } from './reconnectingSocket.js'
+
+/**
+ * The latest market values a venue's WebSocket delivered for one symbol,
+ * in the venue's own units (as its REST read gives them): the adapter
+ * turns them into a quote exactly as it turns a REST answer into one.
+ */
+export interface StreamQuote {
+  readonly mark: string
+  /** the venue's funding rate field (Aster: per its interval) */
+  readonly fundingRate?: string | undefined
+  readonly bid?: string | undefined
+  readonly ask?: string | undefined
+  /** Unix ms of the next funding settlement, where the stream says */
+  readonly nextFundingAt?: number | undefined
+  /** Unix ms this symbol's values last arrived */
+  readonly at: number
+}
+
+/**
+ * A venue's market stream: marks, funding and top of book of every
+ * symbol it carries, kept up to date in memory. It reconnects by itself;
+ * a reader that finds a symbol's values too old reads REST instead.
+ */
+export interface MarketStream {
+  /** Asks for `symbol` where the venue subscribes per market; idempotent. */
+  watch(symbol: string): void
+  latest(symbol: string): StreamQuote | undefined
+  state(): SocketState
+  close(): void
+}
+
+/**
+ * The stream's values of `symbol` when they are at most `maxAgeMs` old;
+ * undefined (read REST instead) when there is no stream, the symbol has
+ * not come yet, or the stream went quiet. Asks the stream for the symbol.
+ */
+export function freshFromStream(
+  stream: MarketStream | undefined,
+  symbol: string,
+  now: number,
+  maxAgeMs: number,
+): StreamQuote | undefined {
+  if (!stream) return undefined
+  stream.watch(symbol)
+  const q = stream.latest(symbol)
+  return q && now - q.at <= maxAgeMs ? q : undefined
+}
