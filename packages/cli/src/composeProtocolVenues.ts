@@ -9,19 +9,26 @@ import {
   type VenueId,
 } from '@dn/core'
 import {
+  asterWsUrl,
   createAsterAdapter,
   createAsterBinder,
   createAsterBudget,
+  createAsterMarketStream,
   createHlBudget,
+  createHlMarketStream,
   createHyperliquidAdapter,
   createHyperliquidBinder,
   createLighterAdapter,
   createLighterBinder,
   createLighterBudget,
+  createLighterMarketStream,
   createLighterNonceManager,
+  hlWsUrl,
   LIGHTER_INTEGRATOR_INDEX,
   LIGHTER_TIERS,
   type LighterTier,
+  lighterWsUrl,
+  type MarketStream,
 } from '@dn/venues'
 import type { Command } from 'commander'
 import { deriveKey } from './masterKey.js'
@@ -50,6 +57,11 @@ export interface ProtocolVenueOptions {
    * (`DN_VENUE_BUDGET_SHARE`) @default 0.5
    */
   readonly budgetShare?: number | undefined
+  /**
+   * read marks and funding from each venue's WebSocket, REST as the
+   * fallback (`DN_VENUE_STREAMS`) @default true
+   */
+  readonly streams?: boolean | undefined
   /** the Lighter account tier whose limits apply (`DN_LIGHTER_TIER`) @default 'standard' */
   readonly lighterTier?: LighterTier | undefined
   /**
@@ -75,6 +87,8 @@ export interface ProtocolVenueOptions {
 export interface ProtocolVenues {
   readonly adapters: Partial<Record<VenueId, VenueAdapter>>
   readonly binders: Partial<Record<VenueId, VenueBinder>>
+  /** Closes the venues' streams. */
+  close(): void
 }
 
 /** Contract: 15 tenths of a basis point (0.015%), doubled on Lighter pairs. */
@@ -95,6 +109,12 @@ export function composeProtocolVenues(
   const { store, config } = options
   const fees = config.feeApproval
   const share = options.budgetShare
+  const streams: MarketStream[] = []
+  const streaming = options.streams ?? true
+  const opened = <S extends MarketStream>(s: S): S => {
+    streams.push(s)
+    return s
+  }
   // every process on the store spends one budget per venue and host
   const shared = (venue: VenueId, url: string) =>
     store?.venueBudgets
@@ -112,6 +132,13 @@ export function composeProtocolVenues(
       baseUrl: urls.hl,
       isMainnet: options.hlMainnet,
       budget,
+      ...(streaming
+        ? {
+            marketStream: opened(
+              createHlMarketStream({ url: hlWsUrl(urls.hl) }),
+            ),
+          }
+        : {}),
       ...(fees
         ? {
             builder: {
@@ -151,6 +178,17 @@ export function composeProtocolVenues(
       baseUrl,
       tier,
       budget,
+      ...(streaming
+        ? {
+            marketStream: (symbolOf: (id: number) => string | undefined) =>
+              opened(
+                createLighterMarketStream({
+                  url: lighterWsUrl(baseUrl),
+                  symbolOf,
+                }),
+              ),
+          }
+        : {}),
       testnet: config.lighterTestnet,
       nonces: lighterNonces,
       integratorAccountIndex: fees ? LIGHTER_INTEGRATOR_INDEX[venue] : null,
@@ -167,6 +205,13 @@ export function composeProtocolVenues(
     adapters.aster = createAsterAdapter({
       baseUrl: urls.aster,
       budget,
+      ...(streaming
+        ? {
+            marketStream: opened(
+              createAsterMarketStream({ url: asterWsUrl(urls.aster) }),
+            ),
+          }
+        : {}),
       testnet: options.asterTestnet,
       ...(fees
         ? {
@@ -194,7 +239,13 @@ export function composeProtocolVenues(
         : {}),
     })
   }
-  return { adapters, binders }
+  return {
+    adapters,
+    binders,
+    close() {
+      for (const s of streams) s.close()
+    },
+  }
 }
 
 /** Protocol URLs from flags, then the environment (`DN_HL_URL`, ...). */
@@ -228,6 +279,7 @@ export function protocolVenueOptions(
     asterTestnet: envFlag(env.DN_ASTER_TESTNET, false),
     config: bindingConfigFromEnv(env),
     budgetShare: budgetShareFromEnv(env),
+    streams: envFlag(env.DN_VENUE_STREAMS, true),
     lighterTier: lighterTierFromEnv(env),
     store: {
       counters: store.counters,

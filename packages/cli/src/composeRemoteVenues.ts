@@ -44,7 +44,7 @@ export async function composeRemoteVenues(
     binders: protocol.binders as Record<VenueId, VenueBinder>,
     marketData: adapterMarketData(adapters),
     protocolUrls: urls,
-    close: async () => {},
+    close: async () => protocol.close(),
   }
 }
 

@@ -82,6 +82,7 @@ export async function composeVenues(
     marketData: adapterMarketData(adapters),
     protocolUrls: urls,
     close: async () => {
+      protocol.close()
       for (const close of closers) await close()
     },
   }

@@ -43,6 +43,10 @@ export {
   managementParams,
   managementTypedData,
 } from './aster/signing/managementTypedData.js'
+export {
+  asterWsUrl,
+  createAsterMarketStream,
+} from './aster/stream/createAsterMarketStream.js'
 export type {
   PersonalSignRequest,
   TypedDataSignRequest,
@@ -106,6 +110,10 @@ export {
   signUserSignedAction,
   userSignedTypedData,
 } from './hyperliquid/signing/userSignedAction.js'
+export {
+  createHlMarketStream,
+  hlWsUrl,
+} from './hyperliquid/stream/createHlMarketStream.js'
 export {
   createLighterAdapter,
   type LighterAdapterOptions,
@@ -199,6 +207,10 @@ export {
   UPDATE_LEVERAGE_TX_TYPE,
   updateLeverage,
 } from './lighter/signer/updateLeverage.js'
+export {
+  createLighterMarketStream,
+  lighterWsUrl,
+} from './lighter/stream/createLighterMarketStream.js'
 export type { AsterFakeAgent } from './sim/asterFake/asterFakeState.js'
 export {
   type AsterFake,
@@ -262,3 +274,4 @@ export {
   type SimVenuesOptions,
 } from './sim/simVenues.js'
 export type { SimBook, SimLevel } from './sim/syntheticBook.js'
+export type { MarketStream } from './wire/marketStream.js'

@@ -173,6 +173,7 @@ export function createAsterAdapter(options: AsterAdapterOptions): VenueAdapter {
   const oneWay = new Map<string, number>()
 
   /** A public read; a refusal (e.g. -1121) means the data is unavailable. */
+  /** Market data: one read serves every quote, so it goes before routine reads. */
   async function publicGet(path: string, params: AsterParam[] = []) {
     try {
       return await send({
@@ -180,6 +181,7 @@ export function createAsterAdapter(options: AsterAdapterOptions): VenueAdapter {
         path,
         params: formEncode(params),
         kind: 'read',
+        priority: 'urgent',
       })
     } catch (err) {
       if (err instanceof VenueRejectedError) {

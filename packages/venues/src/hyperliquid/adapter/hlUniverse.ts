@@ -91,6 +91,9 @@ export function createHlUniverse(
         ? { type: 'metaAndAssetCtxs' }
         : { type: 'metaAndAssetCtxs', dex },
       'read',
+      // one read per dex serves every quote and order price: bounded by
+      // its age, it goes ahead of routine monitoring
+      'urgent',
     )
     seen.add(dex)
     return parseMetaAndCtxs(raw, offset)

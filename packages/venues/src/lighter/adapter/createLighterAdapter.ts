@@ -87,9 +87,12 @@ export interface LighterAdapterOptions {
   readonly marketMaxAgeMs?: number | undefined
   /**
    * `market_stats/all` over the WebSocket: the primary source of marks
-   * and funding rates; REST serves when it is missing or quiet
+   * and funding rates; REST serves when it is missing or quiet. Built
+   * with the adapter's own market list (streams name markets by id).
    */
-  readonly marketStream?: MarketStream | undefined
+  readonly marketStream?:
+    | ((symbolOf: (marketId: number) => string | undefined) => MarketStream)
+    | undefined
   /** ms a streamed value stays usable @default 3_000 */
   readonly streamMaxAgeMs?: number | undefined
   /** integrator account sent as attribute 1 on orders @default none */
@@ -131,6 +134,10 @@ export function createLighterAdapter(
   const marketMaxAge = options.marketMaxAgeMs ?? 5_000
   const marketList = createSharedRead(clock, loadMarkets)
   const fundingRates = createSharedRead(clock, loadFundingRates)
+  const stream = options.marketStream?.(
+    (id) =>
+      marketList.peek(undefined)?.value.find((m) => m.marketId === id)?.symbol,
+  )
   const tokens = new Map<
     string,
     { secret: string; token: string; until: number }
@@ -138,16 +145,19 @@ export function createLighterAdapter(
 
   /** every perp market, with its mark: one request for all of them */
   async function loadMarkets(): Promise<LighterMarket[]> {
-    const raw = await transport.get('orderBookDetails', {
-      market_id: 255,
-      filter: 'perp',
-    })
+    // one read serves every quote and order price: ahead of routine reads
+    const raw = await transport.get(
+      'orderBookDetails',
+      { market_id: 255, filter: 'perp' },
+      undefined,
+      'urgent',
+    )
     return parseLighterMarkets(raw)
   }
 
   /** Lighter's hourly funding rate of every market, by market id */
   async function loadFundingRates(): Promise<Map<number, string>> {
-    const raw = await transport.get('funding-rates', {})
+    const raw = await transport.get('funding-rates', {}, undefined, 'urgent')
     const rates = new Map<number, string>()
     if (!Array.isArray(raw.funding_rates)) return rates
     for (const r of raw.funding_rates) {
@@ -251,8 +261,9 @@ export function createLighterAdapter(
     },
 
     async quote(symbol: string): Promise<MarketQuote> {
+      if (!marketList.peek(undefined)) await markets()
       const s = freshFromStream(
-        options.marketStream,
+        stream,
         symbol,
         clock.now(),
         options.streamMaxAgeMs ?? 3_000,

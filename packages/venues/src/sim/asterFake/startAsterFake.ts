@@ -24,6 +24,10 @@ import {
   type AsterFakeState,
   createAsterFakeState,
 } from './asterFakeState.js'
+import {
+  type AsterFakeStreamClient,
+  createAsterFakeStreams,
+} from './asterFakeStreams.js'
 
 export interface AsterFakeOptions {
   /** the simulated `aster` venue traded through the fake */
@@ -44,11 +48,23 @@ export interface AsterFakeOptions {
    * @default FAKE_RATE_LIMITS_DEFAULT
    */
   readonly rateLimits?: boolean | FakeLimitOptions | undefined
+  /** ms between WebSocket market-stream pushes @default 1000 */
+  readonly streamIntervalMs?: number | undefined
+  /** ms between the streams' server pings @default 300_000 */
+  readonly streamPingIntervalMs?: number | undefined
+  /** ms a stream connection lives @default 86_400_000 */
+  readonly streamLifetimeMs?: number | undefined
 }
 
 export interface AsterFake {
   /** base URL; requests go to `${url}/fapi/v3/…` */
   readonly url: string
+  /** WebSocket base: `${wsUrl}/stream?streams=…` and `${wsUrl}/ws/<stream>` */
+  readonly wsUrl: string
+  /** Terminates every open stream connection (a network drop). */
+  dropStreams(): void
+  /** the open stream connections */
+  streamClients(): AsterFakeStreamClient[]
   close(): Promise<void>
   /** the API wallets `user` approved, as `GET /fapi/v3/agent` lists them */
   agents(user: string): AsterFakeAgent[]
@@ -101,6 +117,7 @@ const SIGNED: Record<string, Signed> = {
  * Engine faults: `outage` → 503 before anything; `timeoutAfterAccept` →
  * an order is placed, then the answer is HTTP 503 (status unknown);
  * `latencyMs` delays every answer. Rate limits: `asterFakeGate.ts`.
+ * WebSocket market streams on the same port: `asterFakeStreams.ts`.
  * @example const fake = await startAsterFake({ exchange, port: 0 })
  */
 export async function startAsterFake(
@@ -187,9 +204,23 @@ export async function startAsterFake(
   }
 
   const listening = await listen(server, options.host, options.port)
+  const streams = createAsterFakeStreams(state, {
+    intervalMs: options.streamIntervalMs,
+    pingIntervalMs: options.streamPingIntervalMs,
+    lifetimeMs: options.streamLifetimeMs,
+  })
+  server.on('upgrade', (req, socket, head) =>
+    streams.upgrade(req, socket, head),
+  )
   return {
     url: listening.url,
-    close: listening.close,
+    wsUrl: listening.url.replace(/^http/, 'ws'),
+    dropStreams: () => streams.drop(),
+    streamClients: () => streams.clients(),
+    close: () => {
+      streams.close()
+      return listening.close()
+    },
     agents: (user) => [
       ...(state.agents.get(user.toLowerCase())?.values() ?? []),
     ],

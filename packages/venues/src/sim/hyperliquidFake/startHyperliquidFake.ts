@@ -8,6 +8,7 @@ import {
   hlAnswerCharges,
   hlRequestCharges,
 } from '../../hyperliquid/limits/hlLimits.js'
+import { hlWsUrl } from '../../hyperliquid/stream/hlWsUrl.js'
 import {
   clientIp,
   type FakeLimitOptions,
@@ -18,6 +19,7 @@ import { listen, readBody } from '../loopbackHttp.js'
 import type { SimExchange } from '../simExchange.js'
 import { handleExchange } from './hlExchange.js'
 import { createHlFakeState, type HlFakeAgent } from './hlFakeState.js'
+import { attachHlFakeStreams } from './hlFakeStreams.js'
 import { HlInfoError, handleInfo } from './hlInfo.js'
 import { sendHlRateLimited } from './sendHlRateLimited.js'
 
@@ -38,11 +40,24 @@ export interface HyperliquidFakeOptions {
    * measures. @default FAKE_RATE_LIMITS_DEFAULT
    */
   readonly rateLimits?: boolean | FakeLimitOptions
+  /**
+   * WebSocket (`/ws`): a subscription's data is pushed when it changed,
+   * at most this often @default 1000
+   */
+  readonly streamIntervalMs?: number
 }
 
 export interface HyperliquidFake {
   /** base URL; POST `${url}/info` and `${url}/exchange` */
   readonly url: string
+  /** the WebSocket (`ws://…/ws`): activeAssetCtx, allMids, ping */
+  readonly wsUrl: string
+  /** terminates every open WebSocket, as a network drop would */
+  dropStreams(): void
+  /** while paused, stream upgrades are refused and nothing is pushed */
+  pauseStreams(paused: boolean): void
+  /** open WebSockets */
+  streamClients(): number
   close(): Promise<void>
   /** the API wallets `user` approved, as `extraAgents` lists them */
   agents(user: string): HlFakeAgent[]
@@ -61,6 +76,8 @@ const MAX_BODY = 256 * 1024
  * `latencyMs` delays every answer. Every request is weighed against the
  * per-IP budget of 1200 a minute (answers of list reads add their items'
  * weight); with `rateLimits` enforced, one over it is answered 429.
+ * `wsUrl` serves the market streams (`hlFakeStreams.ts`), which spend
+ * no weight.
  * @example const fake = await startHyperliquidFake({ exchange })
  */
 export async function startHyperliquidFake(
@@ -138,9 +155,21 @@ export async function startHyperliquidFake(
   }
 
   const listening = await listen(server, options.host, options.port)
+  const streams = attachHlFakeStreams(
+    server,
+    state,
+    options.streamIntervalMs ?? 1000,
+  )
   return {
     url: listening.url,
-    close: listening.close,
+    wsUrl: hlWsUrl(listening.url),
+    dropStreams: streams.drop,
+    pauseStreams: streams.pause,
+    streamClients: streams.clients,
+    close: async () => {
+      await streams.close()
+      await listening.close()
+    },
     agents: (user) => [
       ...(state.agentsByUser.get(user.toLowerCase())?.values() ?? []),
     ],

@@ -10,6 +10,7 @@ import {
   lighterLimits,
   lighterRequestCharges,
 } from '../../lighter/limits/lighterLimits.js'
+import { lighterWsUrl } from '../../lighter/stream/createLighterMarketStream.js'
 import {
   clientIp,
   type FakeLimitOptions,
@@ -27,6 +28,7 @@ import {
   engineOrderId,
   type LighterFakeState,
 } from './lighterFakeState.js'
+import { createLighterFakeStreams } from './lighterFakeStreams.js'
 import { sendLighterRateLimited } from './sendLighterRateLimited.js'
 
 export interface LighterFakeOptions {
@@ -48,6 +50,8 @@ export interface LighterFakeOptions {
    * @default FAKE_RATE_LIMITS_DEFAULT
    */
   readonly rateLimits?: boolean | FakeLimitOptions
+  /** ms between `market_stats` pushes on `/stream` @default 1000 */
+  readonly streamIntervalMs?: number
 }
 
 export interface LighterFake {
@@ -62,6 +66,12 @@ export interface LighterFake {
   readonly state: LighterFakeState
   /** every rate-limit bucket: requests, weight, refusals, peak */
   rateLimitUsage(): FakeBucketUsage[]
+  /** the WebSocket, `${url}/stream` as `ws://` (`lighterFakeStreams.ts`) */
+  readonly wsUrl: string
+  /** terminates every open WebSocket (fallback tests); how many */
+  dropStreams(): number
+  /** open WebSockets */
+  streamClients(): number
 }
 
 const MAX_BODY = 256 * 1024
@@ -82,6 +92,9 @@ const MAX_BODY = 256 * 1024
  * Engine faults: `outage` → 503 on every path; `timeoutAfterAccept` →
  * a `sendTx` is processed and the socket destroyed without an answer;
  * `latencyMs` delays every answer.
+ *
+ * WebSocket: `market_stats` on `${url}/stream` (`wsUrl`), pushed every
+ * `streamIntervalMs`; frames are not rate limited.
  *
  * Rate limits: every `/api/v1/` request is counted per IP, or per L1
  * address when it is an authenticated read (valid auth token) or a tx
@@ -177,14 +190,25 @@ export async function startLighterFake(
     }
   }
 
+  const streams = createLighterFakeStreams(
+    state,
+    options.streamIntervalMs ?? 1000,
+  )
+  server.on('upgrade', streams.upgrade)
   const listening = await listen(server, options.host, options.port)
   return {
     url: listening.url,
+    wsUrl: lighterWsUrl(listening.url),
+    dropStreams: streams.dropAll,
+    streamClients: streams.clients,
     chainId,
     state,
     engineOrderId: (accountIndex, clientOrderId) =>
       engineOrderId(accountIndex, lighterClientOrderIndex(clientOrderId)),
-    close: listening.close,
+    close: async () => {
+      await streams.close()
+      await listening.close()
+    },
     rateLimitUsage: () => limiter.usage(),
   }
 }

@@ -1,0 +1,563 @@
+// Venue budget benchmark (part 1 of the issue): one running paired task
+// per venue pair, the whole service composed in one process as `dn up`
+// runs it (SQLite store, real protocol adapters and binders against the
+// protocol fakes over one simulator, the HTTP API, one worker), and the
+// requests and weight each venue receives, counted AT THE FAKES
+// (`rateLimitUsage()`), not inside the adapters. The fakes enforce the
+// venues' published limits, so an over-budget request is refused (429,
+// Aster 418 bans) as the venue would refuse it.
+// Run with `npm run bench` (builds first), or alone:
+// `npm run build && node bench/venueBudget.mjs`.
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { availableParallelism, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import {
+  composeServerDeps,
+  composeVenues,
+  composeWorkerDeps,
+  deriveKey,
+  PROTOCOL_VENUES,
+  protocolVenueOptions,
+} from '../packages/cli/dist/index.js'
+import { createDnClient } from '../packages/client/dist/index.js'
+import {
+  createAdapterOrderLookup,
+  createAesGcmSecrets,
+  startWorker,
+} from '../packages/core/dist/index.js'
+import { createSqliteStore } from '../packages/core/dist/store/sqlite.js'
+import { silentLogger, startHttpServer } from '../packages/server/dist/index.js'
+import {
+  createSimVenues,
+  startAsterFake,
+  startHyperliquidFake,
+  startLighterFake,
+} from '../packages/venues/dist/index.js'
+
+const env = process.env
+const SECONDS = Number(env.BENCH_BUDGET_SECONDS ?? 60)
+// every published limit is per (rolling or calendar) minute: the
+// measuring window is whole minutes, so each minute's weight is read
+// exactly from the fakes' own windows
+const MINUTES = Math.max(1, Math.round(SECONDS / 60))
+// after the tasks run, so every window read while measuring holds only
+// steady monitoring (no binding or opening)
+const WARMUP_SECONDS = Number(env.BENCH_BUDGET_WARMUP_SECONDS ?? 60)
+const SIZE_USD = Number(env.BENCH_BUDGET_SIZE_USD ?? 200)
+const SAMPLE_MS = 100
+const SETUP_TIMEOUT_MS = 240_000
+const MINUTE_MS = 60_000
+
+/** One task per venue pair: long leg venue / short leg venue. */
+const PAIRS = [
+  ['hl', 'BTC', 'aster', 'BTCUSDT'],
+  ['hl', 'ETH', 'lighter', 'ETH'],
+  ['aster', 'SOLUSDT', 'lighter', 'SOL'],
+  ['lighter', 'BTC', 'lighter-mainnet', 'BTC'],
+]
+
+/** The issue's measurement before the change: ONE task, one venue each. */
+const BASELINE = {
+  hl: { what: 'weight/min (`weight`, per IP)', value: 2352, capacity: 1200 },
+  lighter: { what: 'requests/min', value: 280, capacity: 60 },
+  aster: {
+    what: 'weight/min (`REQUEST_WEIGHT`, per IP)',
+    value: 2128,
+    capacity: 2400,
+    approx: true,
+  },
+}
+
+/** Limits counted per calendar window at the fake (Aster's minute). */
+const FIXED_WINDOW = new Set(['aster'])
+
+const t = () => new Date().toISOString().slice(11, 23)
+const log = (...a) => console.error(`[${t()}]`, ...a)
+
+const MASTER = randomBytes(32)
+const workerErrors = []
+const workerLogger = {
+  info() {},
+  error(msg, fields) {
+    workerErrors.push({ at: Date.now(), msg, fields })
+  },
+}
+
+// -------------------------------------------------------------- teardown
+
+const closers = []
+let closing = null
+async function closeAll() {
+  closing ??= (async () => {
+    for (const [name, close] of closers.reverse()) {
+      try {
+        await Promise.race([
+          close(),
+          sleep(10_000).then(() => {
+            throw new Error('close timed out')
+          }),
+        ])
+      } catch (err) {
+        log(`closing ${name} failed:`, err?.message ?? err)
+      }
+    }
+  })()
+  return closing
+}
+const watchdogMs =
+  SETUP_TIMEOUT_MS + (WARMUP_SECONDS + MINUTES * 60) * 1000 + 60_000
+const watchdog = setTimeout(async () => {
+  log(`venueBudget: timed out after ${watchdogMs / 1000} s`)
+  await closeAll()
+  process.exit(1)
+}, watchdogMs)
+watchdog.unref()
+
+const withTimeout = (what, ms, p) =>
+  Promise.race([
+    p,
+    sleep(ms, undefined, { ref: false }).then(() => {
+      throw new Error(`${what}: no result within ${ms / 1000} s`)
+    }),
+  ])
+
+// --------------------------------------------------------------- compose
+
+async function compose() {
+  const dir = mkdtempSync(join(tmpdir(), 'dn-bench-budget-'))
+  closers.push(['temp dir', async () => rmSync(dir, { recursive: true })])
+  const store = await createSqliteStore({ filename: join(dir, 'dn.sqlite') })
+  closers.push(['store', () => store.close()])
+
+  // as `dn up`: budget share, Lighter tier, networks and fees from the
+  // environment, nonces and stored credentials from the store
+  const options = protocolVenueOptions(env, store, MASTER)
+  const lighterTier = options.lighterTier ?? 'standard'
+  const sim = createSimVenues({ seed: Number(env.BENCH_BUDGET_SEED ?? 1) })
+  const now = () => sim.clock.now()
+  // composeVenues' own fakes, started here with the limits enforced
+  const rateLimits = { enforce: true, lighterTier }
+  const fakes = {}
+  for (const venue of PROTOCOL_VENUES) {
+    const fake =
+      venue === 'hl'
+        ? await startHyperliquidFake({
+            exchange: sim.exchanges.hl,
+            port: 0,
+            isMainnet: options.hlMainnet,
+            now,
+            rateLimits,
+          })
+        : venue === 'aster'
+          ? await startAsterFake({
+              exchange: sim.exchanges.aster,
+              port: 0,
+              testnet: options.asterTestnet,
+              now,
+              rateLimits,
+            })
+          : await startLighterFake({
+              exchange: sim.exchanges[venue],
+              venue,
+              port: 0,
+              testnet: options.config.lighterTestnet,
+              now,
+              rateLimits,
+            })
+    closers.push([`${venue} fake`, () => fake.close()])
+    fakes[venue] = fake
+  }
+  const urls = Object.fromEntries(
+    Object.entries(fakes).map(([venue, f]) => [venue, f.url]),
+  )
+  const venues = await composeVenues(sim, urls, options)
+  closers.push(['venues', () => venues.close()])
+
+  const deps = composeServerDeps({
+    store,
+    markets: venues.marketData,
+    masterKey: MASTER,
+    env: 'bench',
+    // the client polls task status: keep the API's own 120/min per key
+    // out of the way (it is not what is measured)
+    rateLimit: 100_000,
+    logger: silentLogger,
+    venueOrders: createAdapterOrderLookup({
+      repos: store,
+      secrets: createAesGcmSecrets(deriveKey(MASTER, 'venue-credentials')),
+      adapters: venues.adapters,
+    }),
+    binding: { binders: venues.binders, config: options.config },
+  })
+  const server = await startHttpServer(deps, { host: '127.0.0.1', port: 0 })
+  closers.push(['http server', () => server.close()])
+  const worker = startWorker(
+    composeWorkerDeps({
+      store,
+      adapters: venues.adapters,
+      binders: venues.binders,
+      masterKey: MASTER,
+      logger: workerLogger,
+    }),
+  )
+  // the worker stops before the server, the fakes and the store close
+  closers.push(['worker', () => worker.stop()])
+  return { sim, fakes, url: server.url, lighterTier, options }
+}
+
+// ------------------------------------------------------------- measuring
+
+/**
+ * Reads every bucket of every fake every SAMPLE_MS: the highest weight a
+ * bucket held while measuring, and for calendar-window limits (Aster)
+ * the weight added (a window's weight only grows until the next one).
+ */
+function createSampler(fakes) {
+  const buckets = new Map()
+  let measuring = false
+  function sample() {
+    const at = Date.now()
+    for (const [venue, fake] of Object.entries(fakes)) {
+      for (const u of fake.rateLimitUsage()) {
+        const key = `${venue}\u0000${u.limit}\u0000${u.subject}`
+        let b = buckets.get(key)
+        if (!b) {
+          b = { venue, usage: u, added: 0, lastWeight: 0, lastMinute: null }
+          b.peakInWindow = 0
+          buckets.set(key, b)
+        }
+        const minute = Math.floor(at / MINUTE_MS)
+        if (FIXED_WINDOW.has(venue)) {
+          const fresh = b.lastMinute !== minute || u.weight < b.lastWeight
+          b.added += fresh ? u.weight : u.weight - b.lastWeight
+        }
+        b.lastMinute = minute
+        b.lastWeight = u.weight
+        b.usage = u
+        if (measuring) b.peakInWindow = Math.max(b.peakInWindow, u.weight)
+      }
+    }
+  }
+  const timer = setInterval(sample, SAMPLE_MS)
+  return {
+    buckets,
+    sample,
+    setMeasuring(on) {
+      sample()
+      measuring = on
+      sample()
+    },
+    stop() {
+      clearInterval(timer)
+    },
+  }
+}
+
+/** Every bucket as it stands: usage, and what the sampler added up. */
+function snapshot(sampler) {
+  sampler.sample()
+  return new Map(
+    [...sampler.buckets].map(([k, b]) => [
+      k,
+      { ...b.usage, venue: b.venue, added: b.added },
+    ]),
+  )
+}
+
+// ------------------------------------------------------------------ main
+
+async function main() {
+  const started = Date.now()
+  const svc = await compose()
+  const sampler = createSampler(svc.fakes)
+  closers.push(['sampler', async () => sampler.stop()])
+  log(`composed: api ${svc.url}; fakes enforce published limits`)
+
+  const wallet = privateKeyToAccount(generatePrivateKey())
+  const owner = wallet.address.toLowerCase()
+  const index = {}
+  for (const venue of PROTOCOL_VENUES) {
+    index[venue] = svc.sim.faucet(venue, owner).accountIndex
+  }
+  const anon = createDnClient({ baseUrl: svc.url })
+  const targets = [
+    { venue: 'hl' },
+    { venue: 'aster' },
+    { venue: 'lighter', accountIndex: index.lighter },
+    { venue: 'lighter-mainnet', accountIndex: index['lighter-mainnet'] },
+  ]
+  const bindStart = Date.now()
+  const batch = await withTimeout(
+    'binding',
+    150_000,
+    anon.bindVenues(wallet, targets, { intervalMs: 250, timeoutMs: 140_000 }),
+  )
+  const bound = batch.results.map((r) => `${r.venue}:${r.status}`)
+  log(`binding ${batch.status} in ${Date.now() - bindStart} ms: ${bound}`)
+  if (batch.status !== 'bound') {
+    throw new Error(`binding did not complete: ${JSON.stringify(batch)}`)
+  }
+  const key = await anon.createApiKey(wallet, {
+    venues: targets.map((x) => x.venue),
+    maxSizeUsd: 20_000,
+  })
+  const dn = createDnClient({ baseUrl: svc.url, apiKey: key.apiKey })
+
+  const tasks = []
+  for (const [longVenue, longMarket, shortVenue, shortMarket] of PAIRS) {
+    const { taskId } = await dn.createTask({
+      longVenue,
+      shortVenue,
+      longMarket,
+      shortMarket,
+      sizeUsd: SIZE_USD,
+      // keep every task open whatever the funding spread does
+      autoClose: false,
+    })
+    tasks.push({ taskId, pair: `${longVenue}/${shortVenue}` })
+  }
+  const openStart = Date.now()
+  const opened = await withTimeout(
+    'opening tasks',
+    150_000,
+    Promise.all(
+      tasks.map((x) =>
+        dn.waitForTask(x.taskId, { intervalMs: 500, timeoutMs: 140_000 }),
+      ),
+    ),
+  )
+  const notRunning = opened.filter((x) => x.status !== 'running')
+  if (notRunning.length > 0) {
+    throw new Error(
+      `tasks not running: ${JSON.stringify(notRunning.map((x) => ({ id: x.taskId, status: x.status, error: x.error })))}`,
+    )
+  }
+  const setupSeconds = (Date.now() - started) / 1000
+  log(
+    `${tasks.length} tasks running after ${((Date.now() - openStart) / 1000).toFixed(1)} s (setup ${setupSeconds.toFixed(1)} s); warm-up ${WARMUP_SECONDS} s`,
+  )
+  await sleep(WARMUP_SECONDS * 1000)
+
+  // ------------------------------------------------ the measuring window
+  const errorsBefore = workerErrors.length
+  const before = snapshot(sampler)
+  sampler.setMeasuring(true)
+  const t0 = Date.now()
+  log(`measuring ${MINUTES} min`)
+  // each task's `error` once a second: a round refused for budget shows
+  // there until a later round succeeds
+  const taskPolls = new Map(
+    tasks.map((x) => [
+      x.taskId,
+      { polls: 0, withError: 0, errors: new Map(), prices: new Set() },
+    ]),
+  )
+  let polling = true
+  const poller = (async () => {
+    while (polling) {
+      const read = await Promise.all(
+        tasks.map((x) => dn.getTask(x.taskId).catch(() => null)),
+      )
+      for (const task of read) {
+        if (!task) continue
+        const p = taskPolls.get(task.taskId)
+        p.polls++
+        p.prices.add(`${task.longPrice} ${task.shortPrice}`)
+        if (task.error) {
+          p.withError++
+          p.errors.set(task.error, (p.errors.get(task.error) ?? 0) + 1)
+        }
+      }
+      await sleep(1000)
+    }
+  })()
+  /** sliding-window weight of each bucket at the end of each minute */
+  const minuteReads = []
+  for (let m = 1; m <= MINUTES; m++) {
+    await sleep(Math.max(0, t0 + m * MINUTE_MS - Date.now()))
+    minuteReads.push(snapshot(sampler))
+    log(`minute ${m} read`)
+  }
+  sampler.setMeasuring(false)
+  const after = minuteReads.at(-1)
+  const measuredMs = Date.now() - t0
+  // open WebSocket market streams (not charged to the REST limits)
+  const streamClients = Object.fromEntries(
+    Object.entries(svc.fakes).map(([venue, f]) => {
+      const c = typeof f.streamClients === 'function' ? f.streamClients() : 0
+      return [venue, Array.isArray(c) ? c.length : c]
+    }),
+  )
+  polling = false
+  await withTimeout('task polling', 15_000, poller)
+
+  const final = await Promise.all(tasks.map((x) => dn.getTask(x.taskId)))
+  const windowErrors = workerErrors.slice(errorsBefore)
+  const rows = [...after].map(([k, a]) => {
+    const b = before.get(k) ?? {
+      requests: 0,
+      refused: 0,
+      peak: 0,
+      added: 0,
+    }
+    const s = sampler.buckets.get(k)
+    const weightPerMin = FIXED_WINDOW.has(a.venue)
+      ? (a.added - b.added) / MINUTES
+      : minuteReads.reduce((sum, r) => sum + (r.get(k)?.weight ?? 0), 0) /
+        MINUTES
+    const peak = Math.max(s.peakInWindow, a.peak > b.peak ? a.peak : 0)
+    return {
+      venue: a.venue,
+      limit: a.limit,
+      per: a.per,
+      subject: a.subject,
+      capacity: a.capacity,
+      requestsPerMin: (a.requests - b.requests) / MINUTES,
+      weightPerMin,
+      peak,
+      lifetimePeak: a.peak,
+      refused: a.refused - b.refused,
+      refusedTotal: a.refused,
+    }
+  })
+  const order = (v) => PROTOCOL_VENUES.indexOf(v)
+  rows.sort(
+    (x, y) =>
+      order(x.venue) - order(y.venue) ||
+      (x.per === y.per ? 0 : x.per === 'ip' ? -1 : 1) ||
+      x.limit.localeCompare(y.limit),
+  )
+  return {
+    rows,
+    final,
+    taskPolls,
+    streamClients,
+    streams: svc.options.streams ?? true,
+    tasks,
+    windowErrors,
+    measuredMs,
+    setupSeconds,
+    lighterTier: svc.lighterTier,
+    share: svc.options.budgetShare ?? 0.5,
+    owner,
+  }
+}
+
+// ----------------------------------------------------------------- print
+
+const pct = (x, cap) => `${((100 * x) / cap).toFixed(0)} %`
+const num = (x) =>
+  Number.isInteger(x) ? x.toLocaleString('en-US') : x.toFixed(1)
+const shortSubject = (s) => (s.startsWith('0x') ? `${s.slice(0, 8)}…` : s)
+
+function report(r) {
+  const pairsOf = (v) =>
+    PAIRS.filter((p) => p[0] === v || p[2] === v)
+      .map((p) => `${p[0]}/${p[2]}`)
+      .join(', ')
+  console.log(
+    `\nvenue budget: ${PAIRS.length} running tasks (one per venue pair, USD ${SIZE_USD} a leg), ${MINUTES} min measured (${(r.measuredMs / 1000).toFixed(1)} s) after ${WARMUP_SECONDS} s warm-up; DN_VENUE_BUDGET_SHARE ${r.share}, Lighter tier ${r.lighterTier}, market streams ${r.streams ? 'on' : 'off'} (DN_VENUE_STREAMS; open WebSocket clients at the end: ${Object.entries(
+      r.streamClients,
+    )
+      .map(([v, n]) => `${v} ${n}`)
+      .join(
+        ', ',
+      )}; streams spend no REST weight); counted at the fakes, which enforce the published limits; node ${process.version}, ${availableParallelism()} cores; setup (bind 4 venues, key, open 4 tasks) ${r.setupSeconds.toFixed(1)} s\n`,
+  )
+  console.log(
+    '| venue (tasks with a leg there) | limit (per) | subject | published /min | requests/min | weight/min | weight vs published | peak in any window while measuring | peak vs published | peak since start (binding, opening) | refused while measuring | refused since start |',
+  )
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|')
+  for (const x of r.rows) {
+    console.log(
+      `| ${x.venue} (${pairsOf(x.venue)}) | ${x.limit} (${x.per}) | ${shortSubject(x.subject)} | ${num(x.capacity)} | ${num(x.requestsPerMin)} | ${num(x.weightPerMin)} | ${pct(x.weightPerMin, x.capacity)} | ${num(x.peak)} | ${pct(x.peak, x.capacity)} | ${num(x.lifetimePeak)} (${pct(x.lifetimePeak, x.capacity)}) | ${x.refused} | ${x.refusedTotal} |`,
+    )
+  }
+
+  // before/after: the issue's figures for one task beside this run
+  const main = {
+    hl: (x) => x.limit === 'weight',
+    aster: (x) => x.limit === 'REQUEST_WEIGHT',
+    lighter: (x) => x.limit === 'ip' || x.limit === 'l1',
+    'lighter-mainnet': (x) => x.limit === 'ip' || x.limit === 'l1',
+  }
+  console.log(
+    `\nBefore (the issue's measurement, ONE task) and after (this run, ${PAIRS.length} tasks: hl and aster carry 2 legs, lighter 3, lighter-mainnet 1):\n`,
+  )
+  console.log(
+    '| venue | measure | published /min | before: issue (1 task) | before vs published | after: this run | after vs published | peak while measuring | refused while measuring |',
+  )
+  console.log('|---|---|---|---|---|---|---|---|---|')
+  for (const venue of PROTOCOL_VENUES) {
+    const rows = r.rows.filter((x) => x.venue === venue && main[venue](x))
+    const base = BASELINE[venue]
+    for (const x of rows) {
+      const lighter = venue.startsWith('lighter')
+      const value = lighter ? x.requestsPerMin : x.weightPerMin
+      const measure = lighter
+        ? `requests/min (\`${x.limit}\`, per ${x.per === 'ip' ? 'IP' : 'L1 address'})`
+        : `weight/min (\`${x.limit}\`, per IP)`
+      const b =
+        base && (venue !== 'lighter' || x === rows[0])
+          ? [
+              `${base.approx ? '≈' : ''}${num(base.value)}`,
+              pct(base.value, base.capacity),
+            ]
+          : ['-', '-']
+      console.log(
+        `| ${venue} | ${measure} | ${num(x.capacity)} | ${b[0]} | ${b[1]} | ${num(value)} | ${pct(value, x.capacity)} | ${num(x.peak)} (${pct(x.peak, x.capacity)}) | ${x.refused} |`,
+      )
+    }
+  }
+  console.log(
+    '\n"before" is quoted from the issue (one task, counted at the fakes before the request budget); it is not re-measured here.',
+  )
+
+  const over = r.rows.filter(
+    (x) =>
+      x.weightPerMin > r.share * x.capacity || x.peak > r.share * x.capacity,
+  )
+  console.log(
+    `\nbuckets over the share (${r.share}) of their published limit while measuring: ${over.length === 0 ? 'none' : over.map((x) => `${x.venue} ${x.limit} ${x.subject} (${num(x.weightPerMin)}/min, peak ${num(x.peak)} of ${x.capacity})`).join('; ')}`,
+  )
+  const refusedAny = r.rows.filter((x) => x.refusedTotal > 0)
+  console.log(
+    `refused (429) at the fakes since start: ${refusedAny.length === 0 ? 'none' : refusedAny.map((x) => `${x.venue} ${x.limit} ${x.subject}: ${x.refusedTotal} (${x.refused} while measuring)`).join('; ')}` +
+      ' (Aster 418 bans follow only a weight 429 and are not counted by the fake)',
+  )
+  console.log(
+    '\n| task (long/short) | status at the end | polls while measuring (1/s) | distinct long/short prices seen | polls showing an error | errors seen (polls) |',
+  )
+  console.log('|---|---|---|---|---|---|')
+  for (const x of r.final) {
+    const p = r.taskPolls.get(x.taskId)
+    const seen = [...p.errors].map(([e, n]) => `${e} (${n})`).join('; ')
+    console.log(
+      `| ${x.longVenue} ${x.longMarket} / ${x.shortVenue} ${x.shortMarket} | ${x.status} | ${p.polls} | ${p.prices.size} | ${p.withError} | ${seen || '-'} |`,
+    )
+  }
+  console.log(`worker errors logged while measuring: ${r.windowErrors.length}`)
+  for (const e of r.windowErrors.slice(0, 5)) {
+    console.log(`- ${e.msg} ${JSON.stringify(e.fields ?? {}).slice(0, 300)}`)
+  }
+}
+
+let code = 0
+try {
+  report(await main())
+} catch (err) {
+  code = 1
+  log('venueBudget failed:', err?.stack ?? err)
+  for (const e of workerErrors.slice(0, 5)) {
+    log(
+      `worker error: ${e.msg} ${JSON.stringify(e.fields ?? {}).slice(0, 300)}`,
+    )
+  }
+} finally {
+  await closeAll()
+  clearTimeout(watchdog)
+}
+process.exitCode = code

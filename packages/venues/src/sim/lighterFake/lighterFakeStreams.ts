@@ -1,0 +1,219 @@
+import type { IncomingMessage } from 'node:http'
+import type { Duplex } from 'node:stream'
+import { type RawData, type WebSocket, WebSocketServer } from 'ws'
+import { streamRateFromRest } from '../../lighter/stream/lighterStreamFunding.js'
+import { handleRead } from './lighterFakeReads.js'
+import type { LighterFakeState } from './lighterFakeState.js'
+
+/**
+ * The Lighter fake's WebSocket (`/stream`): the `market_stats` channel
+ * over the simulated engine, in the frames `lighter/stream/
+ * createLighterMarketStream.ts` documents with their sources.
+ *
+ * - `{"type":"connected"}` on connect (lighter-python `ws_client.py`
+ *   waits for it before subscribing).
+ * - `{"type":"subscribe","channel":"market_stats/all"}` or
+ *   `market_stats/<id>` → `subscribed/market_stats` at once, then
+ *   `update/market_stats` every `intervalMs` (channel `market_stats:all`
+ *   with every market keyed by id, or `market_stats:<id>` with one
+ *   object). The venue sends only the markets that moved; the fake sends
+ *   them all each time.
+ * - Values come from the REST reads (`handleRead`): `mark_price`,
+ *   `index_price`, `last_trade_price`, `open_interest` as
+ *   `orderBookDetails` gives them, and `current_funding_rate` /
+ *   `funding_rate` = `funding-rates`' lighter rate in the stream's unit
+ *   (`lighterStreamFunding.ts`); `funding_rate` is not the last settled
+ *   one here; `funding_timestamp` is the engine's last hour. Daily
+ *   figures are 0.
+ * - `{"type":"ping"}` → `{"type":"pong"}`. Anything else →
+ *   `{"type":"error","code":30012,…}`, a shape NautilusTrader built for
+ *   its tests (`ws_order_book_subscribe_failed.json`), not captured live.
+ * - The engine's `outage` fault refuses upgrades (503) and pauses pushes.
+ *   Frames are not charged against the REST rate limits.
+ *
+ * @module
+ */
+
+export interface LighterFakeStreams {
+  /** the http server's `upgrade` listener */
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void
+  /** terminates every open socket; how many there were */
+  dropAll(): number
+  /** open sockets */
+  clients(): number
+  close(): Promise<void>
+}
+
+type Sub = 'all' | number
+
+const STREAM_PATH = '/stream'
+const HOUR_MS = 3_600_000
+
+export function createLighterFakeStreams(
+  state: LighterFakeState,
+  intervalMs: number,
+): LighterFakeStreams {
+  const wss = new WebSocketServer({ noServer: true })
+  const subs = new Map<WebSocket, Set<Sub>>()
+
+  /** every market's stats, keyed by market id, from the REST reads */
+  function allStats(): Map<number, Record<string, unknown>> {
+    const q = new URLSearchParams()
+    const details = handleRead(state, 'orderBookDetails', q, undefined)
+      .order_book_details as Record<string, unknown>[]
+    const rates = handleRead(state, 'funding-rates', q, undefined)
+      .funding_rates as { market_id: number; rate: number }[]
+    const rateOf = new Map(rates.map((r) => [r.market_id, r.rate]))
+    const settled = Math.floor(state.exchange.now() / HOUR_MS) * HOUR_MS
+    const out = new Map<number, Record<string, unknown>>()
+    for (const d of details) {
+      const id = d.market_id as number
+      const rate = streamRateFromRest(rateOf.get(id) ?? 0)
+      out.set(id, {
+        symbol: d.symbol,
+        market_id: id,
+        index_price: d.index_price,
+        mark_price: d.mark_price,
+        last_trade_price: d.last_trade_price,
+        open_interest: d.open_interest,
+        current_funding_rate: rate,
+        funding_rate: rate,
+        funding_timestamp: settled,
+        daily_base_token_volume: 0,
+        daily_quote_token_volume: 0,
+        daily_price_low: 0,
+        daily_price_high: 0,
+        daily_price_change: 0,
+      })
+    }
+    return out
+  }
+
+  function frame(
+    kind: 'subscribed' | 'update',
+    sub: Sub,
+    stats: Map<number, Record<string, unknown>>,
+  ): string | null {
+    let body: unknown
+    if (sub === 'all') {
+      body = Object.fromEntries([...stats].map(([id, s]) => [String(id), s]))
+    } else {
+      body = stats.get(sub)
+      if (body === undefined) return null
+    }
+    return JSON.stringify({
+      channel: `market_stats:${sub}`,
+      market_stats: body,
+      timestamp: state.now(),
+      type: `${kind}/market_stats`,
+    })
+  }
+
+  const error = (ws: WebSocket, message: string, channel?: unknown) =>
+    ws.send(
+      JSON.stringify({
+        type: 'error',
+        code: 30012,
+        ...(typeof channel === 'string' ? { channel } : {}),
+        message,
+      }),
+    )
+
+  function onMessage(ws: WebSocket, data: RawData) {
+    let msg: unknown
+    try {
+      msg = JSON.parse(data.toString())
+    } catch {
+      error(ws, 'invalid message')
+      return
+    }
+    const m = (typeof msg === 'object' && msg !== null ? msg : {}) as Record<
+      string,
+      unknown
+    >
+    if (m.type === 'ping') {
+      ws.send(JSON.stringify({ type: 'pong' }))
+      return
+    }
+    if (m.type === 'pong') return
+    const match =
+      typeof m.channel === 'string'
+        ? /^market_stats\/(all|\d+)$/.exec(m.channel)
+        : null
+    const sub: Sub | null =
+      match === null ? null : match[1] === 'all' ? 'all' : Number(match[1])
+    if (
+      (m.type !== 'subscribe' && m.type !== 'unsubscribe') ||
+      sub === null ||
+      (sub !== 'all' && !state.markets.some((x) => x.marketId === sub))
+    ) {
+      error(ws, 'failed to subscribe', m.channel)
+      return
+    }
+    const mine = subs.get(ws)
+    if (!mine) return
+    if (m.type === 'unsubscribe') {
+      mine.delete(sub)
+      return
+    }
+    mine.add(sub)
+    const text = frame('subscribed', sub, allStats())
+    if (text !== null) ws.send(text)
+  }
+
+  wss.on('connection', (ws: WebSocket) => {
+    subs.set(ws, new Set())
+    ws.on('message', (data) => onMessage(ws, data))
+    ws.on('close', () => subs.delete(ws))
+    ws.on('error', () => ws.terminate())
+    ws.send(JSON.stringify({ type: 'connected' }))
+  })
+
+  const timer = setInterval(() => {
+    if (state.exchange.faults().outage) return
+    if (![...subs.values()].some((s) => s.size > 0)) return
+    const stats = allStats()
+    for (const [ws, mine] of subs) {
+      if (ws.readyState !== ws.OPEN) continue
+      for (const sub of mine) {
+        const text = frame('update', sub, stats)
+        if (text !== null) ws.send(text)
+      }
+    }
+  }, intervalMs)
+  timer.unref()
+
+  return {
+    upgrade(req, socket, head) {
+      const path = new URL(req.url ?? '/', 'http://fake').pathname
+      if (path !== STREAM_PATH) {
+        socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n')
+        return
+      }
+      if (state.exchange.faults().outage) {
+        socket.end(
+          'HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\n',
+        )
+        return
+      }
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        wss.emit('connection', ws, req)
+      })
+    },
+    dropAll() {
+      const open = [...subs.keys()]
+      for (const ws of open) {
+        subs.delete(ws)
+        ws.terminate()
+      }
+      return open.length
+    },
+    clients: () => subs.size,
+    close() {
+      clearInterval(timer)
+      for (const ws of subs.keys()) ws.terminate()
+      subs.clear()
+      return new Promise<void>((resolve) => wss.close(() => resolve()))
+    },
+  }
+}
