@@ -344,5 +344,19 @@ describe.each(dialects())('worker crashes (%s)', (dialect) => {
         }
       }
     }
+    // counted at the fakes, which enforce the venues' limits: no venue
+    // ever refused a worker for rate, and on PostgreSQL the workers
+    // together (the budget shared through the store) kept to half
+    const usage = composed.rateLimitUsage()
+    if (process.env.DN_CRASH_DEBUG) console.info(JSON.stringify(usage))
+    for (const [venue, buckets] of Object.entries(usage)) {
+      for (const b of buckets ?? []) {
+        const what = `${venue} ${b.limit} ${b.subject} (seed ${seed})`
+        expect(b.refused, what).toBe(0)
+        if (dialect === 'postgres') {
+          expect(b.peak, what).toBeLessThanOrEqual(b.capacity * 0.5)
+        }
+      }
+    }
   }, 180_000)
 })

@@ -270,7 +270,7 @@ export function protocolUrlsFromEnv(
  */
 export function protocolVenueOptions(
   env: NodeJS.ProcessEnv,
-  store: Pick<Store, 'counters' | 'bindings' | 'venueBudgets' | 'dialect'>,
+  store: Pick<Store, 'counters' | 'bindings' | 'venueBudgets'>,
   masterKey: Buffer,
 ): ProtocolVenueOptions {
   const secrets = createAesGcmSecrets(deriveKey(masterKey, 'venue-credentials'))
@@ -281,14 +281,9 @@ export function protocolVenueOptions(
     budgetShare: budgetShareFromEnv(env),
     streams: envFlag(env.DN_VENUE_STREAMS, true),
     lighterTier: lighterTierFromEnv(env),
-    store: {
-      counters: store.counters,
-      // the processes of a PostgreSQL deployment spend one budget per
-      // venue; SQLite serves one process (its writes block the event loop)
-      ...(store.dialect === 'postgres'
-        ? { venueBudgets: store.venueBudgets }
-        : {}),
-    },
+    // every process on the store spends one budget per venue, and a
+    // restarted one finds what its predecessor spent
+    store,
     async storedSecret(owner, venue, credentialRef) {
       try {
         const cred = await resolveCredential(store, secrets, owner, venue)

@@ -44,6 +44,8 @@ export async function composeRemoteVenues(
     binders: protocol.binders as Record<VenueId, VenueBinder>,
     marketData: adapterMarketData(adapters),
     protocolUrls: urls,
+    // the venues (or a simulator) run elsewhere: nothing counted here
+    rateLimitUsage: () => ({}),
     close: async () => protocol.close(),
   }
 }

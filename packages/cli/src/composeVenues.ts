@@ -7,6 +7,7 @@ import {
   VenueUnavailableError,
 } from '@dn/core'
 import {
+  type FakeBucketUsage,
   type SimVenues,
   startAsterFake,
   startHyperliquidFake,
@@ -25,6 +26,8 @@ export interface ComposedVenues {
   readonly marketData: MarketData
   /** where each venue is spoken to (a local fake unless given) */
   readonly protocolUrls: ProtocolUrls
+  /** what each local fake counted against its venue's limits */
+  rateLimitUsage(): Partial<Record<VenueId, FakeBucketUsage[]>>
   close(): Promise<void>
 }
 
@@ -39,8 +42,16 @@ export async function composeVenues(
   options: ProtocolVenueOptions,
 ): Promise<ComposedVenues> {
   const closers: Array<() => Promise<void>> = []
+  const usage: Partial<Record<VenueId, () => FakeBucketUsage[]>> = {}
   const urls: Partial<Record<VenueId, string>> = { ...given }
   const now = () => sim.clock.now()
+  // the fakes refuse what the venues would, by the wall clock (as the
+  // adapters' budgets count), with the Lighter tier this process assumes
+  const rateLimits = {
+    enforce: true,
+    lighterTier: options.lighterTier ?? 'standard',
+    now: Date.now,
+  }
   try {
     for (const venue of PROTOCOL_VENUES) {
       if (urls[venue]) continue
@@ -51,6 +62,7 @@ export async function composeVenues(
               port: 0,
               isMainnet: options.hlMainnet,
               now,
+              rateLimits,
             })
           : venue === 'aster'
             ? await startAsterFake({
@@ -58,6 +70,7 @@ export async function composeVenues(
                 port: 0,
                 testnet: options.asterTestnet,
                 now,
+                rateLimits,
               })
             : await startLighterFake({
                 exchange: sim.exchanges[venue],
@@ -65,8 +78,10 @@ export async function composeVenues(
                 port: 0,
                 testnet: options.config.lighterTestnet,
                 now,
+                rateLimits,
               })
       closers.push(fake.close)
+      usage[venue] = fake.rateLimitUsage
       urls[venue] = fake.url
     }
   } catch (err) {
@@ -81,6 +96,10 @@ export async function composeVenues(
     binders,
     marketData: adapterMarketData(adapters),
     protocolUrls: urls,
+    rateLimitUsage: () =>
+      Object.fromEntries(
+        Object.entries(usage).map(([v, read]) => [v, read()]),
+      ) as Partial<Record<VenueId, FakeBucketUsage[]>>,
     close: async () => {
       protocol.close()
       for (const close of closers) await close()

@@ -275,3 +275,4 @@ export {
 } from './sim/simVenues.js'
 export type { SimBook, SimLevel } from './sim/syntheticBook.js'
 export type { MarketStream } from './wire/marketStream.js'
+export type { FakeBucketUsage } from './sim/fakeRateLimits.js'

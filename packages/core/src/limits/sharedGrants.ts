@@ -19,7 +19,7 @@ export interface SharedGrantsOptions {
   readonly prefix: string
   /** how long a reserved chunk may be spent @default 5_000 */
   readonly spendMs?: number | undefined
-  /** a chunk is at least this share of the ceiling @default 0.1 */
+  /** a chunk is at most this share of the ceiling @default 0.1 */
   readonly chunkFraction?: number | undefined
 }
 
@@ -69,12 +69,15 @@ export function createSharedGrants(
   const grants = new Map<string, Grant[]>()
   const asking = new Set<string>()
   const retryAt = new Map<string, number>()
+  // chunks start at what is needed and double while they are used up, so
+  // a process that dies (SIGKILL) leaves little reserved and unspent
+  const lastChunk = new Map<string, number>()
   const keyOf = (bucket: string, p: RequestPriority) => `${bucket}#${p}`
 
   function left(key: string, now: number): number {
-    const live = (grants.get(key) ?? []).filter(
-      (g) => g.until > now && g.left > 0,
-    )
+    const all = grants.get(key) ?? []
+    if (all.some((g) => g.until <= now && g.left > 0)) lastChunk.delete(key)
+    const live = all.filter((g) => g.until > now && g.left > 0)
     grants.set(key, live)
     return live.reduce((sum, g) => sum + g.left, 0)
   }
@@ -83,8 +86,8 @@ export function createSharedGrants(
     if (asking.has(key)) return
     asking.add(key)
     const chunk = Math.min(
-      need.ceiling,
       Math.max(missing, Math.ceil(need.ceiling * fraction)),
+      Math.max(missing, 2 * (lastChunk.get(key) ?? 0)),
     )
     o.repo
       .reserve(
@@ -99,6 +102,7 @@ export function createSharedGrants(
           const list = grants.get(key) ?? []
           list.push({ until: now + spendMs, left: chunk })
           grants.set(key, list)
+          lastChunk.set(key, chunk)
           retryAt.delete(key)
         } else {
           retryAt.set(key, now + wait)

@@ -42,6 +42,9 @@ export async function openLighterTestBed(
     venue,
     port: 0,
     now: () => clock.now(),
+    // protocol tests send faster than a standard account may: the fake
+    // (and the adapters under test) keep to the builder tier's limits
+    rateLimits: { lighterTier: 'builder', now: Date.now },
   })
   const wallet = privateKeyToAccount(generatePrivateKey())
   const owner = wallet.address.toLowerCase()

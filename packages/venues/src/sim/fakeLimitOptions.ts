@@ -8,11 +8,10 @@ import {
 
 /**
  * Whether the protocol fakes enforce the venues' published rate limits
- * when a caller does not say. `false` while the adapters are being fitted
- * to their budgets: the fakes then only measure (`rateLimitUsage()`), so
- * existing suites keep passing. Flip to `true` here to enforce everywhere.
+ * when a caller does not say: they do, as the venues do. `rateLimits:
+ * false` makes a fake only measure (`rateLimitUsage()`).
  */
-export const FAKE_RATE_LIMITS_DEFAULT = false
+export const FAKE_RATE_LIMITS_DEFAULT = true
 
 /** A fake's `rateLimits` option when it is an object. */
 export interface FakeLimitOptions {

@@ -7,9 +7,7 @@ import {
   VenueUnavailableError,
 } from '@dn/core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { roomyBudget } from '../../wire/roomyBudget.js'
 import { type LighterTestBed, openLighterTestBed } from '../lighterTestBed.js'
-import { lighterLimits } from '../limits/lighterLimits.js'
 import { createLighterAdapter } from './createLighterAdapter.js'
 import { createLighterNonceManager } from './createLighterNonceManager.js'
 import { LighterRejectedError } from './lighterRejectedError.js'
@@ -46,8 +44,7 @@ describe('createLighterAdapter against the protocol fake', () => {
       venue: 'lighter-mainnet',
       baseUrl: bed.fake.url,
       fetchFn,
-      // the protocol is under test here, not a standard account's 60/min
-      budget: roomyBudget(lighterLimits('standard')),
+      tier: 'builder',
     })
   })
   afterAll(() => bed?.fake.close())
@@ -216,6 +213,35 @@ describe('createLighterAdapter against the protocol fake', () => {
     expect(placed(req.clientOrderId)).toBe(1)
   })
 
+  test('uncertain: an accepted tx whose lookups fail is uncertain, never "not sent"; 21728 with no visible order too', async () => {
+    let lookups = 'fail'
+    const flaky = createLighterAdapter({
+      venue: 'lighter-mainnet',
+      baseUrl: bed.fake.url,
+      tier: 'builder',
+      confirmAttempts: 2,
+      confirmDelayMs: 1,
+      fetchFn: (async (url: string, init?: RequestInit) => {
+        if (url.includes('/accountOrders') && lookups === 'fail') {
+          return new Response('{}', { status: 502 })
+        }
+        if (url.includes('/accountOrders') && lookups === 'empty') {
+          return Response.json({ code: 200, orders: [] })
+        }
+        return fetch(url, init)
+      }) as typeof fetch,
+    })
+    const req = await order('long', 1.01)
+    const err = await flaky.place(bed.cred, req).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(UncertainSubmissionError)
+    expect(placed(req.clientOrderId)).toBe(1)
+    // sent again: the venue says it exists (21728) but shows nothing yet
+    lookups = 'empty'
+    const again = await flaky.place(bed.cred, req).catch((e: unknown) => e)
+    expect(again).toBeInstanceOf(UncertainSubmissionError)
+    expect(placed(req.clientOrderId)).toBe(1)
+  })
+
   test('cancel: a resting order by client order id; final and unknown ones resolve', async () => {
     const req = await order('long', 0.9, { timeInForce: 'gtc' })
     const got = await adapter.place(bed.cred, req)
@@ -288,6 +314,7 @@ describe('createLighterAdapter against the protocol fake', () => {
         baseUrl: bed.fake.url,
         fetchFn: counting,
         nonces: createLighterNonceManager(),
+        tier: 'builder',
       }),
     ) as [typeof adapter, typeof adapter]
     const before = keyNonce()

@@ -1,4 +1,5 @@
 import {
+  UncertainSubmissionError,
   type VenueOrder,
   type VenueOrderRequest,
   VenueRejectedError,
@@ -105,12 +106,31 @@ export async function placeLighterOrder(
       err instanceof LighterRejectedError &&
       err.lighterCode === LIGHTER_CODES.clientOrderIndexExists
     ) {
-      const existing = await ctx.findOrder(key, m, order.clientOrderId)
+      // the order exists: found, it is the answer; not found yet (or the
+      // lookup failed), its state is unknown, never "refused"
+      const existing = await ctx
+        .findOrder(key, m, order.clientOrderId)
+        .catch(() => null)
       if (existing) return accepted(existing)
+      throw new UncertainSubmissionError(
+        `lighter: ${order.clientOrderId} already exists at the venue; its state could not be read yet`,
+        { cause: err },
+      )
     }
     throw err
   }
-  return accepted(await confirm(ctx, key, m, order))
+  let seen: VenueOrder
+  try {
+    seen = await confirm(ctx, key, m, order)
+  } catch (err) {
+    // the tx was accepted: a lookup that fails now (outage, budget) must
+    // not read as "nothing sent", or the order would be sent again
+    throw new UncertainSubmissionError(
+      `lighter: ${order.clientOrderId} was accepted; looking it up failed: ${err instanceof Error ? err.message : String(err)}`,
+      { cause: err },
+    )
+  }
+  return accepted(seen)
 }
 
 /**
