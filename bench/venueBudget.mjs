@@ -30,12 +30,7 @@ import {
 } from '../packages/core/dist/index.js'
 import { createSqliteStore } from '../packages/core/dist/store/sqlite.js'
 import { silentLogger, startHttpServer } from '../packages/server/dist/index.js'
-import {
-  createSimVenues,
-  startAsterFake,
-  startHyperliquidFake,
-  startLighterFake,
-} from '../packages/venues/dist/index.js'
+import { createSimVenues } from '../packages/venues/dist/index.js'
 
 const env = process.env
 const SECONDS = Number(env.BENCH_BUDGET_SECONDS ?? 60)
@@ -137,43 +132,14 @@ async function compose() {
   const options = protocolVenueOptions(env, store, MASTER)
   const lighterTier = options.lighterTier ?? 'standard'
   const sim = createSimVenues({ seed: Number(env.BENCH_BUDGET_SEED ?? 1) })
-  const now = () => sim.clock.now()
-  // composeVenues' own fakes, started here with the limits enforced
-  const rateLimits = { enforce: true, lighterTier }
-  const fakes = {}
-  for (const venue of PROTOCOL_VENUES) {
-    const fake =
-      venue === 'hl'
-        ? await startHyperliquidFake({
-            exchange: sim.exchanges.hl,
-            port: 0,
-            isMainnet: options.hlMainnet,
-            now,
-            rateLimits,
-          })
-        : venue === 'aster'
-          ? await startAsterFake({
-              exchange: sim.exchanges.aster,
-              port: 0,
-              testnet: options.asterTestnet,
-              now,
-              rateLimits,
-            })
-          : await startLighterFake({
-              exchange: sim.exchanges[venue],
-              venue,
-              port: 0,
-              testnet: options.config.lighterTestnet,
-              now,
-              rateLimits,
-            })
-    closers.push([`${venue} fake`, () => fake.close()])
-    fakes[venue] = fake
-  }
-  const urls = Object.fromEntries(
-    Object.entries(fakes).map(([venue, f]) => [venue, f.url]),
+  // as `dn up`: a fake per venue that enforces its published limits
+  const venues = await composeVenues(sim, {}, options)
+  const fakes = Object.fromEntries(
+    PROTOCOL_VENUES.map((venue) => [
+      venue,
+      { rateLimitUsage: () => venues.rateLimitUsage()[venue] ?? [] },
+    ]),
   )
-  const venues = await composeVenues(sim, urls, options)
   closers.push(['venues', () => venues.close()])
 
   const deps = composeServerDeps({
@@ -384,13 +350,6 @@ async function main() {
   sampler.setMeasuring(false)
   const after = minuteReads.at(-1)
   const measuredMs = Date.now() - t0
-  // open WebSocket market streams (not charged to the REST limits)
-  const streamClients = Object.fromEntries(
-    Object.entries(svc.fakes).map(([venue, f]) => {
-      const c = typeof f.streamClients === 'function' ? f.streamClients() : 0
-      return [venue, Array.isArray(c) ? c.length : c]
-    }),
-  )
   polling = false
   await withTimeout('task polling', 15_000, poller)
 
@@ -434,7 +393,6 @@ async function main() {
     rows,
     final,
     taskPolls,
-    streamClients,
     streams: svc.options.streams ?? true,
     tasks,
     windowErrors,
@@ -459,13 +417,7 @@ function report(r) {
       .map((p) => `${p[0]}/${p[2]}`)
       .join(', ')
   console.log(
-    `\nvenue budget: ${PAIRS.length} running tasks (one per venue pair, USD ${SIZE_USD} a leg), ${MINUTES} min measured (${(r.measuredMs / 1000).toFixed(1)} s) after ${WARMUP_SECONDS} s warm-up; DN_VENUE_BUDGET_SHARE ${r.share}, Lighter tier ${r.lighterTier}, market streams ${r.streams ? 'on' : 'off'} (DN_VENUE_STREAMS; open WebSocket clients at the end: ${Object.entries(
-      r.streamClients,
-    )
-      .map(([v, n]) => `${v} ${n}`)
-      .join(
-        ', ',
-      )}; streams spend no REST weight); counted at the fakes, which enforce the published limits; node ${process.version}, ${availableParallelism()} cores; setup (bind 4 venues, key, open 4 tasks) ${r.setupSeconds.toFixed(1)} s\n`,
+    `\nvenue budget: ${PAIRS.length} running tasks (one per venue pair, USD ${SIZE_USD} a leg), ${MINUTES} min measured (${(r.measuredMs / 1000).toFixed(1)} s) after ${WARMUP_SECONDS} s warm-up; DN_VENUE_BUDGET_SHARE ${r.share}, Lighter tier ${r.lighterTier}, market streams ${r.streams ? 'on' : 'off'} (DN_VENUE_STREAMS; streams spend no REST weight); counted at the fakes, which enforce the published limits; node ${process.version}, ${availableParallelism()} cores; setup (bind 4 venues, key, open 4 tasks) ${r.setupSeconds.toFixed(1)} s\n`,
   )
   console.log(
     '| venue (tasks with a leg there) | limit (per) | subject | published /min | requests/min | weight/min | weight vs published | peak in any window while measuring | peak vs published | peak since start (binding, opening) | refused while measuring | refused since start |',

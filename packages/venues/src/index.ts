@@ -222,6 +222,7 @@ export {
   createSimMarketData,
   type SimMarketDataOptions,
 } from './sim/createSimMarketData.js'
+export type { FakeBucketUsage } from './sim/fakeRateLimits.js'
 export {
   type FaucetServer,
   type FaucetServerOptions,
@@ -275,4 +276,3 @@ export {
 } from './sim/simVenues.js'
 export type { SimBook, SimLevel } from './sim/syntheticBook.js'
 export type { MarketStream } from './wire/marketStream.js'
-export type { FakeBucketUsage } from './sim/fakeRateLimits.js'

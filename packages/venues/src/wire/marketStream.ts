@@ -1,3 +1,4 @@
+import type { MarketQuote, VenueId } from '@dn/core'
 import type { SocketState } from './reconnectingSocket.js'
 
 /**
@@ -45,4 +46,30 @@ export function freshFromStream(
   stream.watch(symbol)
   const q = stream.latest(symbol)
   return q && now - q.at <= maxAgeMs ? q : undefined
+}
+
+/**
+ * A quote from streamed values: a missing or zero side of the book is
+ * the mark; `fundingRateHourly` is the venue's rate turned hourly by the
+ * adapter; the next settlement is the stream's, else `nextFundingAt`.
+ */
+export function quoteFromStream(
+  venue: VenueId,
+  symbol: string,
+  s: StreamQuote,
+  fundingRateHourly: string,
+  nextFundingAt: number,
+): MarketQuote {
+  const side = (v: string | undefined) =>
+    v === undefined || v === '0' ? s.mark : v
+  return {
+    venue,
+    symbol,
+    mark: s.mark,
+    bid: side(s.bid),
+    ask: side(s.ask),
+    fundingRateHourly,
+    at: s.at,
+    nextFundingAt: s.nextFundingAt ?? nextFundingAt,
+  }
 }

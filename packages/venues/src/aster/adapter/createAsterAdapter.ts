@@ -21,7 +21,11 @@ import {
 } from '@dn/core'
 import { getAddress, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { freshFromStream, type MarketStream } from '../../wire/marketStream.js'
+import {
+  freshFromStream,
+  type MarketStream,
+  quoteFromStream,
+} from '../../wire/marketStream.js'
 import type { PublishedLimit } from '../../wire/requestCharge.js'
 import type { CallKind } from '../../wire/venueHttp.js'
 import { ASTER_LIMITS } from '../limits/asterLimits.js'
@@ -338,18 +342,13 @@ export function createAsterAdapter(options: AsterAdapterOptions): VenueAdapter {
       )
       if (s?.fundingRate !== undefined && s.bid !== undefined) {
         const hours = await intervalHours(symbol)
-        return {
-          venue: 'aster',
+        return quoteFromStream(
+          'aster',
           symbol,
-          mark: s.mark,
-          bid: s.bid === '0' ? s.mark : s.bid,
-          ask: s.ask === undefined || s.ask === '0' ? s.mark : s.ask,
-          fundingRateHourly: decString(dec(s.fundingRate).div(hours)),
-          at: s.at,
-          ...(s.nextFundingAt === undefined
-            ? {}
-            : { nextFundingAt: s.nextFundingAt }),
-        }
+          s,
+          decString(dec(s.fundingRate).div(hours)),
+          s.at + hours * 3_600_000,
+        )
       }
       const [allMarks, allBooks, hours] = await Promise.all([
         marks.get(undefined, marketMaxAge),

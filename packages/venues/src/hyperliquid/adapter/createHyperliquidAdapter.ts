@@ -22,7 +22,11 @@ import {
 import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { decField, isObj, unexpectedAnswer } from '../../wire/jsonFields.js'
-import { freshFromStream, type MarketStream } from '../../wire/marketStream.js'
+import {
+  freshFromStream,
+  type MarketStream,
+  quoteFromStream,
+} from '../../wire/marketStream.js'
 import { isValidHlPrice } from '../precision/formatHlPrice.js'
 import { signL1Action } from '../signing/l1Signature.js'
 import { createNonceClock } from '../signing/nonceClock.js'
@@ -192,16 +196,13 @@ export function createHyperliquidAdapter(
       const now = clock.now()
       const s = freshFromStream(options.marketStream, symbol, now, streamMaxAge)
       if (s?.fundingRate !== undefined) {
-        return {
-          venue: 'hl',
+        return quoteFromStream(
+          'hl',
           symbol,
-          mark: s.mark,
-          bid: s.bid ?? s.mark,
-          ask: s.ask ?? s.mark,
-          fundingRateHourly: s.fundingRate,
-          at: s.at,
-          nextFundingAt: nextHourAfter(s.at),
-        }
+          s,
+          s.fundingRate,
+          nextHourAfter(s.at),
+        )
       }
       const hit = await listing.ctx(symbol, marketMaxAge)
       if (!hit) {

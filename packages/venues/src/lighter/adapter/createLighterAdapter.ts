@@ -15,7 +15,11 @@ import {
   VenueRejectedError,
   VenueUnavailableError,
 } from '@dn/core'
-import { freshFromStream, type MarketStream } from '../../wire/marketStream.js'
+import {
+  freshFromStream,
+  type MarketStream,
+  quoteFromStream,
+} from '../../wire/marketStream.js'
 import { lighterSignerChainId } from '../binding/lighterSignerChainId.js'
 import {
   type LighterVenue,
@@ -269,16 +273,13 @@ export function createLighterAdapter(
         options.streamMaxAgeMs ?? 3_000,
       )
       if (s?.fundingRate !== undefined) {
-        return {
+        return quoteFromStream(
           venue,
           symbol,
-          mark: s.mark,
-          bid: s.bid ?? s.mark,
-          ask: s.ask ?? s.mark,
-          fundingRateHourly: s.fundingRate,
-          at: s.at,
-          nextFundingAt: nextHourAfter(s.at),
-        }
+          s,
+          s.fundingRate,
+          nextHourAfter(s.at),
+        )
       }
       const [snap, rates] = await Promise.all([
         marketList.get(undefined, marketMaxAge),
