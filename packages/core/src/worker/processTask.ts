@@ -7,7 +7,6 @@ import {
   type TaskOperation,
 } from '../domain/taskEngineState.js'
 import {
-  RequestBudgetError,
   UncertainSubmissionError,
   VenueUnavailableError,
 } from '../errors/venue.js'
@@ -15,6 +14,7 @@ import { FencedOutError } from '../errors/worker.js'
 import type { TaskPatch } from '../ports/store.js'
 import { msToIso } from '../util/time.js'
 import { resolveCredential } from './resolveCredential.js'
+import { retryNote } from './retryNote.js'
 import { SEND_WINDOW_MS } from './sendWindow.js'
 import {
   allDone,
@@ -115,12 +115,7 @@ export async function processTask(
       err instanceof VenueUnavailableError ||
       err instanceof UncertainSubmissionError
     ) {
-      await step.save({
-        error:
-          err instanceof RequestBudgetError
-            ? `waiting for the venue's request budget: ${err.message}`
-            : `venue unreachable, retrying: ${err.message}`,
-      })
+      await step.save({ error: retryNote(err) })
       next = step.now + RETRY_MS
     } else {
       throw err
@@ -207,10 +202,7 @@ export async function resume(
   const unreachable = [...waiting, ...driven.unreachable]
   await step.save({
     engineState: { ...step.state, op: driven.op },
-    error:
-      unreachable.length > 0
-        ? `venue unreachable, retrying: ${unreachable.join('; ')}`
-        : step.task.error,
+    error: unreachable.length > 0 ? retryNote(unreachable) : step.task.error,
   })
   if (!allDone(driven.op)) return step.now + RETRY_MS
   return completeOperation(step, driven.op)

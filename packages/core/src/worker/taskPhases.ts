@@ -8,6 +8,7 @@ import type { VenuePosition } from '../ports/venueAdapter.js'
 import { dec, decString, floorToStep } from '../util/decimal.js'
 import { msToIso, nextHourAfter } from '../util/time.js'
 import { MONITOR_MS, startOperation, type TaskStep } from './processTask.js'
+import { clearRetryNote } from './retryNote.js'
 import {
   CLOSE_SLIPPAGE_BPS,
   marketOf,
@@ -272,6 +273,8 @@ export async function monitorTask(step: TaskStep): Promise<number | null> {
     longMarginMode: longPos?.marginMode ?? task.longMarginMode,
     shortMarginMode: shortPos?.marginMode ?? task.shortMarginMode,
     fundingUsd: decString(dec(task.fundingUsd).add(funding).toDecimalPlaces(8)),
+    // this round reached every venue: a note of an earlier retry is gone
+    error: clearRetryNote(task.error),
     engineState: {
       ...step.state,
       fundingSince: cursor,
