@@ -7,7 +7,9 @@ import {
   type VenueAdapter,
   type VenueBinder,
   type VenueId,
+  type WorkerLogger,
 } from '@dn/core'
+import { createJsonLogger } from '@dn/server'
 import {
   asterWsUrl,
   createAsterAdapter,
@@ -57,6 +59,8 @@ export interface ProtocolVenueOptions {
    * (`DN_VENUE_BUDGET_SHARE`) @default 0.5
    */
   readonly budgetShare?: number | undefined
+  /** where a venue's rate-limit refusal is logged @default not logged */
+  readonly logger?: WorkerLogger | undefined
   /**
    * read marks and funding from each venue's WebSocket, REST as the
    * fallback (`DN_VENUE_STREAMS`) @default true
@@ -116,18 +120,38 @@ export function composeProtocolVenues(
     return s
   }
   // every process on the store spends one budget per venue and host
-  const shared = (venue: VenueId, url: string) =>
-    store?.venueBudgets
+  const logger = options.logger
+  const budgetOptions = (venue: VenueId, url: string) => ({
+    share,
+    ...(store?.venueBudgets
       ? {
           shared: {
             repo: store.venueBudgets,
             prefix: `${venue}|${new URL(url).host}`,
           },
         }
-      : {}
+      : {}),
+    ...(logger
+      ? {
+          // a refusal for rate is the venue's warning: an operator sees it
+          onHoldOff: (e: { name: string; forMs: number; reason: string }) =>
+            logger.error('venue rate limit: nothing is sent until it passes', {
+              venue,
+              budget: e.name,
+              holdMs: e.forMs,
+              answer: e.reason,
+            }),
+          onSharedError: (err: unknown) =>
+            logger.error('shared venue budget unavailable', {
+              venue,
+              error: err instanceof Error ? err.message : String(err),
+            }),
+        }
+      : {}),
+  })
   if (urls.hl) {
     // one budget per venue: its adapter and binder spend the same IP limit
-    const budget = createHlBudget({ share, ...shared('hl', urls.hl) })
+    const budget = createHlBudget(budgetOptions('hl', urls.hl))
     adapters.hl = createHyperliquidAdapter({
       baseUrl: urls.hl,
       isMainnet: options.hlMainnet,
@@ -170,8 +194,7 @@ export function composeProtocolVenues(
     const tier = options.lighterTier ?? 'standard'
     const budget = createLighterBudget({
       tier,
-      share,
-      ...shared(venue, baseUrl),
+      ...budgetOptions(venue, baseUrl),
     })
     adapters[venue] = createLighterAdapter({
       venue,
@@ -201,7 +224,7 @@ export function composeProtocolVenues(
     })
   }
   if (urls.aster) {
-    const budget = createAsterBudget({ share, ...shared('aster', urls.aster) })
+    const budget = createAsterBudget(budgetOptions('aster', urls.aster))
     adapters.aster = createAsterAdapter({
       baseUrl: urls.aster,
       budget,
@@ -280,6 +303,7 @@ export function protocolVenueOptions(
     config: bindingConfigFromEnv(env),
     budgetShare: budgetShareFromEnv(env),
     streams: envFlag(env.DN_VENUE_STREAMS, true),
+    logger: createJsonLogger(),
     lighterTier: lighterTierFromEnv(env),
     // every process on the store spends one budget per venue, and a
     // restarted one finds what its predecessor spent

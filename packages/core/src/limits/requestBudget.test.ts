@@ -591,3 +591,19 @@ describe('createRequestBudget', () => {
     expect(waited).toBeGreaterThan(10)
   })
 })
+
+describe('createRequestBudget: a venue refusal is reported', () => {
+  test('behavior: holdOff tells onHoldOff the budget, how long and why', () => {
+    const events: unknown[] = []
+    const budget = createRequestBudget({
+      name: 'aster',
+      limits: [{ id: 'REQUEST_WEIGHT', capacity: 100, windowMs: 60_000 }],
+      onHoldOff: (e) => events.push(e),
+    })
+    budget.holdOff(120_000, 'HTTP 418')
+    expect(events).toEqual([
+      { name: 'aster', forMs: 120_000, reason: 'HTTP 418' },
+    ])
+    expect(budget.heldOff()?.reason).toBe('HTTP 418')
+  })
+})

@@ -119,6 +119,13 @@ export interface RequestBudgetOptions {
   readonly shared?: SharedGrantsOptions | undefined
   /** where a failing shared store is reported @default ignored */
   readonly onSharedError?: ((err: unknown) => void) | undefined
+  /**
+   * The venue refused for rate and nothing is sent for `forMs`: an
+   * operator should see it (a log line) @default ignored
+   */
+  readonly onHoldOff?:
+    | ((event: { name: string; forMs: number; reason: string }) => void)
+    | undefined
 }
 
 interface Bucket {
@@ -325,6 +332,7 @@ export function createRequestBudget(
     holdOff(forMs, reason) {
       const until = clock.now() + forMs
       if (!hold || until > hold.until) hold = { until, reason }
+      options.onHoldOff?.({ name: options.name, forMs, reason })
       pump()
     },
     heldOff() {
