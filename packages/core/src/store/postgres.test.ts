@@ -11,7 +11,7 @@ if (url === undefined || url === '') {
   test('postgres store contract needs DN_TEST_PG_URL', () => {
     const message =
       'DN_TEST_PG_URL is not set, so the PostgreSQL store contract did not run. ' +
-      'Start one with: export DN_TEST_PG_URL=$(../shared/scripts/pg-up.sh dn_test)'
+      'Start one with: export DN_TEST_PG_URL=$(scripts/pg-up.sh dn_test)'
     if (process.env.CI) throw new Error(`${message} (required under CI)`)
     console.warn(message)
   })
