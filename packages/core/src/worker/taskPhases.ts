@@ -5,7 +5,7 @@ import type { Leg, LegOrder } from '../domain/taskEngineState.js'
 import { CredentialUnavailableError } from '../errors/worker.js'
 import type { MarketQuote, MarketRules } from '../ports/marketData.js'
 import type { VenuePosition } from '../ports/venueAdapter.js'
-import { dec, decString, floorToStep } from '../util/decimal.js'
+import { type Decimal, dec, decString, floorToStep } from '../util/decimal.js'
 import { msToIso, nextHourAfter } from '../util/time.js'
 import { MONITOR_MS, startOperation, type TaskStep } from './processTask.js'
 import { clearRetryNote } from './retryNote.js'
@@ -264,6 +264,7 @@ export async function monitorTask(step: TaskStep): Promise<number | null> {
   const fundingCheckAt = fundingDue
     ? msToIso(Math.max(nextFunding, now) + FUNDING_READ_LAG_MS)
     : checkAt
+  const readings = ruleReadings(task, positions, m)
   const [longPos, shortPos] = positions
   await step.save({
     longPrice: m.long.quote.mark,
@@ -279,7 +280,7 @@ export async function monitorTask(step: TaskStep): Promise<number | null> {
       ...step.state,
       fundingSince: cursor,
       fundingCheckAt,
-      nearThreshold: nearAnyThreshold(task, positions, m),
+      nearThreshold: nearAnyThreshold(task, readings),
     },
   })
   const t = step.task
@@ -296,23 +297,17 @@ export async function monitorTask(step: TaskStep): Promise<number | null> {
       return startClose(step, 'leg_liquidated')
     }
   }
-  if (t.liqProtectionPct !== null) {
-    for (const [i, l] of LEGS.entries()) {
-      const liq = positions[i]?.liquidationPrice
-      if (!liq) continue
-      const mark = dec(m[l].quote.mark)
-      if (mark.sub(liq).abs().div(mark).mul(100).lt(t.liqProtectionPct)) {
-        return startClose(step, 'liquidation_protection')
-      }
-    }
+  if (
+    t.liqProtectionPct !== null &&
+    readings.liqDistancePct?.lt(t.liqProtectionPct)
+  ) {
+    return startClose(step, 'liquidation_protection')
   }
-  if (t.sizeMismatchPct !== null) {
-    const a = dec(t.longSize ?? '0')
-    const b = dec(t.shortSize ?? '0')
-    const big = a.gt(b) ? a : b
-    if (big.gt(0) && a.sub(b).abs().div(big).mul(100).gt(t.sizeMismatchPct)) {
-      return startClose(step, 'size_mismatch')
-    }
+  if (
+    t.sizeMismatchPct !== null &&
+    readings.mismatchPct?.gt(t.sizeMismatchPct)
+  ) {
+    return startClose(step, 'size_mismatch')
   }
   if (t.autoClose) {
     const below = fundingApyPct(m.long.quote, m.short.quote).lt(t.minFundingApy)
@@ -334,34 +329,46 @@ export async function monitorTask(step: TaskStep): Promise<number | null> {
   return now + MONITOR_MS
 }
 
+/** How far a running task is from its close rules, in percent. */
+interface RuleReadings {
+  /** the nearest leg's liquidation, from its mark; null when none is known */
+  readonly liqDistancePct: Decimal | null
+  /** the legs' size difference over the larger; null when both are zero */
+  readonly mismatchPct: Decimal | null
+}
+
+function ruleReadings(
+  t: TaskRecord,
+  positions: readonly (VenuePosition | undefined)[],
+  m: Record<Leg, { quote: MarketQuote }>,
+): RuleReadings {
+  let liqDistancePct: Decimal | null = null
+  for (const [i, l] of LEGS.entries()) {
+    const liq = positions[i]?.liquidationPrice
+    if (!liq) continue
+    const mark = dec(m[l].quote.mark)
+    const pct = mark.sub(liq).abs().div(mark).mul(100)
+    if (liqDistancePct === null || pct.lt(liqDistancePct)) liqDistancePct = pct
+  }
+  const a = dec(t.longSize ?? '0')
+  const b = dec(t.shortSize ?? '0')
+  const big = a.gt(b) ? a : b
+  return {
+    liqDistancePct,
+    mismatchPct: big.gt(0) ? a.sub(b).abs().div(big).mul(100) : null,
+  }
+}
+
 /**
  * Within twice a rule's threshold: liquidation closer than twice the
  * protection distance, or legs apart by more than half the mismatch limit.
  */
-function nearAnyThreshold(
-  t: TaskRecord,
-  positions: readonly (VenuePosition | undefined)[],
-  m: Record<Leg, { quote: MarketQuote }>,
-): boolean {
-  if (t.liqProtectionPct !== null) {
-    for (const [i, l] of LEGS.entries()) {
-      const liq = positions[i]?.liquidationPrice
-      if (!liq) continue
-      const mark = dec(m[l].quote.mark)
-      const pct = mark.sub(liq).abs().div(mark).mul(100)
-      if (pct.lt(dec(t.liqProtectionPct).mul(2))) return true
-    }
-  }
-  if (t.sizeMismatchPct !== null) {
-    const a = dec(t.longSize ?? '0')
-    const b = dec(t.shortSize ?? '0')
-    const big = a.gt(b) ? a : b
-    if (
-      big.gt(0) &&
-      a.sub(b).abs().div(big).mul(100).gt(dec(t.sizeMismatchPct).div(2))
-    ) {
-      return true
-    }
-  }
-  return false
+function nearAnyThreshold(t: TaskRecord, r: RuleReadings): boolean {
+  const liqNear =
+    t.liqProtectionPct !== null &&
+    r.liqDistancePct?.lt(dec(t.liqProtectionPct).mul(2)) === true
+  const mismatchNear =
+    t.sizeMismatchPct !== null &&
+    r.mismatchPct?.gt(dec(t.sizeMismatchPct).div(2)) === true
+  return liqNear || mismatchNear
 }

@@ -1,3 +1,4 @@
+import { type LogEntry, pruneLog, usedWeight, waitToFit } from '@dn/core'
 import type { PublishedLimit, RequestCharge } from '../wire/requestCharge.js'
 
 /**
@@ -75,15 +76,10 @@ export interface FakeRateLimits {
   usage(): FakeBucketUsage[]
 }
 
-interface Entry {
-  readonly at: number
-  readonly weight: number
-}
-
 interface Bucket {
   readonly limit: PublishedLimit
   readonly subject: string
-  entries: Entry[]
+  entries: LogEntry[]
   requests: number
   refused: number
   peak: number
@@ -111,10 +107,6 @@ export function createFakeRateLimits(
   const enforce = options.enforce ?? true
   const buckets = new Map<string, Bucket>()
 
-  /** Whether an entry at `at` is inside the window that contains `t`. */
-  const inWindow = (l: PublishedLimit, at: number, t: number) =>
-    fixed ? at >= Math.floor(t / l.windowMs) * l.windowMs : at > t - l.windowMs
-
   function bucketOf(
     clientIp: string,
     c: { readonly limit: string; readonly account?: string | undefined },
@@ -135,24 +127,20 @@ export function createFakeRateLimits(
   }
 
   function weightOf(b: Bucket, t: number): number {
-    b.entries = b.entries.filter((e) => inWindow(b.limit, e.at, t))
-    let sum = 0
-    for (const e of b.entries) sum += e.weight
-    return sum
+    const { windowMs } = b.limit
+    b.entries = fixed
+      ? b.entries.filter((e) => e.at >= Math.floor(t / windowMs) * windowMs)
+      : pruneLog(b.entries, t, windowMs)
+    return usedWeight(b.entries, t, windowMs)
   }
 
   /** How long until `weight` more fits in `b`. */
-  function waitFor(b: Bucket, used: number, weight: number, t: number) {
+  function waitFor(b: Bucket, weight: number, t: number) {
     const { capacity, windowMs } = b.limit
     if (fixed || weight > capacity) {
       return Math.floor(t / windowMs) * windowMs + windowMs - t
     }
-    let left = used
-    for (const e of b.entries) {
-      left -= e.weight
-      if (left + weight <= capacity) return e.at + windowMs - t
-    }
-    return windowMs
+    return waitToFit(b.entries, t, windowMs, capacity, weight)
   }
 
   function add(b: Bucket, weight: number, t: number) {
@@ -173,7 +161,7 @@ export function createFakeRateLimits(
         const w = weightOf(b, t)
         used.set(b.limit.id, w)
         if (enforce && w + c.weight > b.limit.capacity) {
-          const wait = waitFor(b, w, c.weight, t)
+          const wait = waitFor(b, c.weight, t)
           if (!worst || wait > worst.wait) worst = { limit: b.limit, wait }
           b.refused++
         }

@@ -18,6 +18,21 @@ export interface StreamQuote {
   readonly at: number
 }
 
+/** How a market stream connects, stamps what arrives and reconnects. */
+export interface MarketStreamOptions {
+  /** the venue's WebSocket URL */
+  readonly url: string
+  /** time stamped on arriving values @default Date.now */
+  readonly now?: (() => number) | undefined
+  /** reconnect when nothing arrived for this long (venue's keep-alive) */
+  readonly silentMs?: number | undefined
+  /** first reconnect delay, doubling per failure @default 500 */
+  readonly minDelayMs?: number | undefined
+  /** @default 30_000 */
+  readonly maxDelayMs?: number | undefined
+  onState?(state: SocketState): void
+}
+
 /**
  * A venue's market stream: marks, funding and top of book of every
  * symbol it carries, kept up to date in memory. It reconnects by itself;

@@ -475,4 +475,21 @@ describe('createVenueHttp', () => {
       { limit: 'orders', bucket: 'orders|0xabc', weight: 1 },
     ])
   })
+
+  test('behavior: weight only the answer shows is counted from a 2xx answer', async () => {
+    const t = scripted([
+      () => json(200, new Array(40).fill(0)),
+      () => json(503, []),
+    ])
+    const perItems = (body: unknown) =>
+      Array.isArray(body)
+        ? [{ limit: 'weight', weight: Math.floor(body.length / 20) }]
+        : []
+    await t.send({ ...READ, answerCharges: perItems })
+    // 2 before sending, 2 more for 40 items
+    expect(t.budget.usage()[0]).toMatchObject({ bucket: 'weight', used: 4 })
+    await caught(t.send({ ...READ, answerCharges: perItems }))
+    // the 503 carried no items: only the request's own 2 more
+    expect(t.budget.usage()[0]).toMatchObject({ bucket: 'weight', used: 6 })
+  })
 })

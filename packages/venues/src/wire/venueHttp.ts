@@ -30,6 +30,10 @@ export interface VenueRequest {
   readonly priority: RequestPriority
   /** counted before sending; [] for a venue that does not limit it */
   readonly charges: readonly RequestCharge[]
+  /** weight only the answer shows (e.g. per 20 items returned) */
+  readonly answerCharges?:
+    | ((json: unknown) => readonly RequestCharge[])
+    | undefined
 }
 
 /** What came back: status, headers and the body as text and JSON. */
@@ -53,7 +57,7 @@ export interface VenueProtocol<T> {
    * the answer is not one. Nothing the refused request asked was done.
    */
   rateLimited(answer: VenueAnswer): number | null
-  /** Extra weight the answer shows (items returned, used-weight headers). */
+  /** What the answer says was spent (used-weight headers). */
   settle?(
     request: VenueRequest,
     answer: VenueAnswer,
@@ -149,6 +153,10 @@ export function createVenueHttp<T>(
       json: parseJson(text),
     }
     protocol.settle?.(req, answer, budget)
+    if (req.answerCharges && res.status >= 200 && res.status < 300) {
+      const extra = req.answerCharges(answer.json)
+      if (extra.length > 0) budget.add(budgetCharges(extra))
+    }
     const holdMs = protocol.rateLimited(answer)
     if (holdMs !== null) {
       budget.holdOff(holdMs, `HTTP ${res.status}`)

@@ -30,11 +30,12 @@
  * @module
  */
 import { decField, intField, isObj } from '../../wire/jsonFields.js'
-import type { MarketStream, StreamQuote } from '../../wire/marketStream.js'
-import {
-  openReconnectingSocket,
-  type SocketState,
-} from '../../wire/reconnectingSocket.js'
+import type {
+  MarketStream,
+  MarketStreamOptions,
+  StreamQuote,
+} from '../../wire/marketStream.js'
+import { openReconnectingSocket } from '../../wire/reconnectingSocket.js'
 
 /** The streams read: every symbol's mark and funding, every best bid/ask. */
 export const ASTER_MARKET_STREAMS = [
@@ -42,22 +43,11 @@ export const ASTER_MARKET_STREAMS = [
   '!bookTicker',
 ] as const
 
-export interface AsterMarketStreamOptions {
-  /** WebSocket base, e.g. `wss://fstream.asterdex.com` (see asterWsUrl) */
-  readonly url: string
-  /** ms; stamps when values arrive (use the adapter's clock) @default Date.now */
-  readonly now?: (() => number) | undefined
-  /**
-   * no frame for this long means the connection is dead (marks come every
-   * second) @default 10_000
-   */
-  readonly silentMs?: number | undefined
-  /** first reconnect delay, doubling per failure @default 500 */
-  readonly minDelayMs?: number | undefined
-  /** @default 30_000 */
-  readonly maxDelayMs?: number | undefined
-  onState?(state: SocketState): void
-}
+/**
+ * `url`: the WebSocket base, e.g. `wss://fstream.asterdex.com` (see
+ * asterWsUrl); `silentMs` @default 10_000 (marks come every second)
+ */
+export type AsterMarketStreamOptions = MarketStreamOptions
 
 /** One `markPriceUpdate`, normalized. */
 export interface AsterMarkUpdate {

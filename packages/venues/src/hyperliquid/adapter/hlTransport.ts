@@ -6,7 +6,6 @@ import {
   VenueUnavailableError,
 } from '@dn/core'
 import {
-  budgetCharges,
   type CallKind,
   createVenueHttp,
   type VenueBudgetOptions,
@@ -42,20 +41,11 @@ const HL_RATE_LIMIT_HOLD_MS = 10_000
 /**
  * Hyperliquid's answers: 429 is its rate limit (per IP); a 4xx on a write
  * is a refusal (VenueRejectedError), on a read an outage; a 200 must be
- * JSON. Weight known only from the answer (items returned) is counted.
+ * JSON.
  */
 const hlProtocol: VenueProtocol<unknown> = {
   venue: 'hyperliquid',
   rateLimited: (a) => (a.status === 429 ? HL_RATE_LIMIT_HOLD_MS : null),
-  settle(req, answer, budget) {
-    if (answer.status !== 200 || !req.body) return
-    const extra = hlAnswerCharges(
-      req.path as '/info' | '/exchange',
-      JSON.parse(req.body.text) as unknown,
-      answer.json,
-    )
-    if (extra.length > 0) budget.add(budgetCharges(extra))
-  },
   read(req, answer, uncertain) {
     if (answer.status < 200 || answer.status > 299) {
       const text = answer.text.slice(0, 500)
@@ -98,6 +88,7 @@ export function createHlTransport(options: HlTransportOptions): HlPost {
       kind,
       priority: priority ?? (kind === 'write' ? 'order' : 'routine'),
       charges: hlRequestCharges(path, body),
+      answerCharges: (json) => hlAnswerCharges(path, body, json),
     })
   }
 }

@@ -30,28 +30,22 @@
  * @module
  */
 import { decField, isObj } from '../../wire/jsonFields.js'
-import type { MarketStream, StreamQuote } from '../../wire/marketStream.js'
-import {
-  openReconnectingSocket,
-  type SocketState,
-} from '../../wire/reconnectingSocket.js'
+import type {
+  MarketStream,
+  MarketStreamOptions,
+  StreamQuote,
+} from '../../wire/marketStream.js'
+import { openReconnectingSocket } from '../../wire/reconnectingSocket.js'
 
 export { hlWsUrl } from './hlWsUrl.js'
 
-export interface HlMarketStreamOptions {
-  /** the WebSocket, e.g. `hlWsUrl(baseUrl)` (`wss://api.hyperliquid.xyz/ws`) */
-  readonly url: string
-  /** time stamped on arriving values @default Date.now */
-  readonly now?: (() => number) | undefined
+/**
+ * `url`: e.g. `hlWsUrl(baseUrl)` (`wss://api.hyperliquid.xyz/ws`);
+ * `silentMs` @default 60_000
+ */
+export interface HlMarketStreamOptions extends MarketStreamOptions {
   /** keep-alive ping interval @default 30_000 */
   readonly pingEveryMs?: number | undefined
-  /** reconnect when nothing arrived for this long @default 60_000 */
-  readonly silentMs?: number | undefined
-  /** first reconnect delay, doubling per failure @default 500 */
-  readonly minDelayMs?: number | undefined
-  /** @default 30_000 */
-  readonly maxDelayMs?: number | undefined
-  onState?(state: SocketState): void
 }
 
 const PING = JSON.stringify({ method: 'ping' })

@@ -1,8 +1,9 @@
-import type { MarketStream, StreamQuote } from '../../wire/marketStream.js'
-import {
-  openReconnectingSocket,
-  type SocketState,
-} from '../../wire/reconnectingSocket.js'
+import type {
+  MarketStream,
+  MarketStreamOptions,
+  StreamQuote,
+} from '../../wire/marketStream.js'
+import { openReconnectingSocket } from '../../wire/reconnectingSocket.js'
 import {
   decField,
   intField,
@@ -58,19 +59,12 @@ import { restRateFromStream } from './lighterStreamFunding.js'
  * @module
  */
 
-export interface LighterMarketStreamOptions {
-  /** `wss://…/stream`; see {@link lighterWsUrl} */
-  readonly url: string
+/** `url`: `wss://…/stream`; see {@link lighterWsUrl} */
+export interface LighterMarketStreamOptions extends MarketStreamOptions {
   /** our symbol of a Lighter market id (from `orderBookDetails`) */
   symbolOf(marketId: number): string | undefined
-  /** time stamped on arriving values @default Date.now */
-  readonly now?: (() => number) | undefined
   /** @default 60_000 (Lighter drops a client silent for 2 minutes) */
   readonly pingMs?: number | undefined
-  readonly silentMs?: number | undefined
-  readonly minDelayMs?: number | undefined
-  readonly maxDelayMs?: number | undefined
-  onState?(state: SocketState): void
 }
 
 export const LIGHTER_MARKET_STATS_ALL = 'market_stats/all'
