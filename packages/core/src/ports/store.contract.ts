@@ -14,6 +14,7 @@ import type { TaskRecord, TaskStatus } from '../domain/task.js'
 import type { VenueId } from '../domain/venue.js'
 import type { VenueBindingRecord } from '../domain/venueBinding.js'
 import type { ClaimRequest, ListFilter, Store } from './store.js'
+import { taskWatchTests } from './taskWatch.contract.js'
 
 /** How the contract reaches databases. */
 export interface StoreContractDatabases {
@@ -68,6 +69,7 @@ export function runStoreContract(
     for (const kind of [taskKind, orderKind, batchKind]) {
       claimTests(databases, kind)
     }
+    taskWatchTests(databases)
     counterTests(s)
     lockTests(s)
     notifyTests(s, databases)
@@ -82,7 +84,7 @@ let databaseCount = 0
  * store on the same rows (undefined when the databases are not shared).
  * Closes every store it opened.
  */
-async function withOwnDatabase<T>(
+export async function withOwnDatabase<T>(
   databases: StoreContractDatabases,
   fn: (store: Store, peer: (() => Promise<Store>) | undefined) => Promise<T>,
 ): Promise<T> {
@@ -1141,21 +1143,23 @@ function bindingBatchTests(store: GetStore, databases: StoreContractDatabases) {
         const inserted = new Promise<void>((resolve) => {
           aInserted = resolve
         })
-        let bSettledAt: 'before a committed' | 'after a committed' | undefined
-        let aCommitted = false
+        let bSettledAt: 'while a was open' | 'once a committed' | undefined
+        // set as a's transaction asks to commit: b's answer and a's commit
+        // answer arrive on two connections, in either order
+        let aCommitting = false
         const racing = inserted.then(() =>
           b.bindingBatches.insert(second).finally(() => {
-            bSettledAt = aCommitted ? 'after a committed' : 'before a committed'
+            bSettledAt = aCommitting ? 'once a committed' : 'while a was open'
           }),
         )
         await a.transaction(async (tx) => {
           await tx.bindingBatches.insert(first)
           aInserted()
           await sleep(200)
+          aCommitting = true
         })
-        aCommitted = true
         await expect(racing).rejects.toThrow()
-        expect(bSettledAt).toBe('after a committed')
+        expect(bSettledAt).toBe('once a committed')
         expect(await b.bindingBatches.getByNonce(owner, nonce)).toEqual(first)
         expect(await a.bindingBatches.get(second.id)).toBeUndefined()
       }))

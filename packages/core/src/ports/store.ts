@@ -97,6 +97,33 @@ export interface TaskRepo {
   claim(request: ClaimRequest<TaskStatus>): Promise<TaskRecord[]>
   /** Tasks of `owner` in pending, running, resizing or closing. */
   countActiveByOwner(owner: string): Promise<number>
+  /**
+   * Running tasks the monitor sweep evaluates: no lease owner, and not due
+   * for a claim (`nextCheckAt` after `now`); ids after `afterId`, by id.
+   */
+  listWatched(request: WatchRequest): Promise<TaskRecord[]>
+  /**
+   * Writes what the monitor sweep observed, in one transaction. Each patch
+   * lands only while its row is still running, unleased and at the fence
+   * it was read with, and bumps the fence, so a worker acting on an older
+   * read of the row is fenced out. @returns the ids written
+   */
+  recordObservations(entries: readonly TaskObservation[]): Promise<string[]>
+}
+
+/** A page of the tasks the monitor sweep watches. */
+export interface WatchRequest {
+  /** ISO time: rows due for a claim at or before it are not watched */
+  readonly now: string
+  readonly afterId?: string | undefined
+  readonly limit: number
+}
+
+/** One task's change seen by the monitor sweep, with the fence it read. */
+export interface TaskObservation {
+  readonly id: string
+  readonly fence: number
+  readonly patch: TaskPatch
 }
 
 export interface PerpOrderRepo {

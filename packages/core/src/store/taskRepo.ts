@@ -1,6 +1,8 @@
+import type { Updateable } from 'kysely'
 import type { ResizeRequest, TaskRecord, TaskStatus } from '../domain/task.js'
 import type { TaskEngineState } from '../domain/taskEngineState.js'
 import type { TaskRepo } from '../ports/store.js'
+import { isoToMicros } from '../util/time.js'
 import type { TasksTable } from './database.js'
 import { LEASE_FIELDS, leasedTable } from './leasedTable.js'
 import type { RepoScope } from './repoScope.js'
@@ -12,6 +14,7 @@ import {
   micros,
   nullable,
   text,
+  toRow,
 } from './rowMappers.js'
 
 const taskFields: FieldMap<TaskRecord, TasksTable> = {
@@ -52,6 +55,8 @@ const taskFields: FieldMap<TaskRecord, TasksTable> = {
   updatedAt: micros('updated_at'),
 }
 
+const IMMUTABLE: (keyof TaskRecord)[] = ['id', 'owner', 'apiKeyId', 'createdAt']
+
 /** States in which the owner's task still holds the venue account. */
 export const ACTIVE_TASK_STATUSES: readonly TaskStatus[] = [
   'pending',
@@ -65,7 +70,7 @@ export function taskRepo(scope: RepoScope): TaskRepo {
   const t = leasedTable<TaskRecord, TaskStatus, 'tasks'>(scope, {
     table: 'tasks',
     fields: taskFields,
-    immutable: ['id', 'owner', 'apiKeyId', 'createdAt'],
+    immutable: IMMUTABLE,
     venueColumns: ['long_venue', 'short_venue'],
   })
   return {
@@ -73,5 +78,41 @@ export function taskRepo(scope: RepoScope): TaskRepo {
     list: t.list,
     countActiveByOwner: (owner) =>
       t.countByOwnerIn(owner, ACTIVE_TASK_STATUSES),
+    async listWatched({ now, afterId, limit }) {
+      if (limit <= 0) return []
+      let query = scope
+        .db()
+        .selectFrom('tasks')
+        .selectAll()
+        .where('status', '=', 'running')
+        .where('lease_owner', 'is', null)
+        .where('next_check_at', '>', Number(isoToMicros(now)))
+      if (afterId !== undefined) query = query.where('id', '>', afterId)
+      const rows = await query.orderBy('id').limit(limit).execute()
+      return rows.map(t.read)
+    },
+    recordObservations(entries) {
+      if (entries.length === 0) return Promise.resolve([])
+      return scope.atomic(async (tx) => {
+        const written: string[] = []
+        for (const { id, fence, patch } of entries) {
+          const set = toRow(taskFields, patch, scope.dialect, IMMUTABLE)
+          const row = await tx
+            .updateTable('tasks')
+            .set((eb) => ({
+              ...(set as Updateable<TasksTable>),
+              fence: eb('fence', '+', 1),
+            }))
+            .where('id', '=', id)
+            .where('fence', '=', fence)
+            .where('status', '=', 'running')
+            .where('lease_owner', 'is', null)
+            .returning('id')
+            .executeTakeFirst()
+          if (row) written.push(row.id)
+        }
+        return written
+      })
+    },
   }
 }

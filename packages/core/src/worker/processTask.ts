@@ -121,11 +121,27 @@ export async function processTask(
       throw err
     }
   }
-  return step.save({
+  const released = await step.save({
     leaseOwner: null,
     leaseExpiresAt: null,
     nextCheckAt: next === null ? null : msToIso(next),
   })
+  // A close or resize requested while this step ran made the row due, and
+  // the release above put its next look back (a running task's may be an
+  // hour away): make it due again so the request is not left waiting.
+  if (next !== null && requestArrived(claimed, released)) {
+    return step.save({ nextCheckAt: msToIso(step.now) })
+  }
+  return released
+}
+
+/** The API queued a close or a resize after the row was claimed. */
+function requestArrived(claimed: TaskRecord, now: TaskRecord): boolean {
+  return (
+    (now.closeRequestedAt !== null && claimed.closeRequestedAt === null) ||
+    (now.resizeRequest !== null &&
+      now.resizeRequest.requestedAt !== claimed.resizeRequest?.requestedAt)
+  )
 }
 
 async function advance(step: TaskStep): Promise<number | null> {

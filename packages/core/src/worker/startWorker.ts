@@ -1,23 +1,28 @@
 import { FencedOutError } from '../errors/worker.js'
 import { msToIso } from '../util/time.js'
+import { runMonitorSweep } from './monitorSweep.js'
 import {
   ACTIVE_BATCH_STATUSES,
   processBindingBatch,
 } from './processBindingBatch.js'
 import { ACTIVE_ORDER_STATUSES, processPerpOrder } from './processPerpOrder.js'
-import { ACTIVE_TASK_STATUSES, processTask } from './processTask.js'
+import { ACTIVE_TASK_STATUSES, MONITOR_MS, processTask } from './processTask.js'
 import { shareAccountReads } from './shareAccountReads.js'
 import { WORK_CHANNEL, type WorkerDeps } from './workerDeps.js'
 
 /**
  * One round: claim due orders and tasks (up to `batch` of each) and advance
- * them concurrently. A failed item keeps its lease until expiry and is
- * retried then; a fenced-out item is dropped silently.
- * @returns how many items were advanced
+ * them concurrently, then (unless `sweep` is false: `startWorker` runs the
+ * sweep on its own loop) evaluate the running tasks this worker watches
+ * (`runMonitorSweep`). A failed item keeps its
+ * lease until expiry and is retried then; a fenced-out item is dropped
+ * silently.
+ * @returns how many items were advanced, plus the watched rows written
  */
 export async function runWorkerRound(
   deps: WorkerDeps,
   batch = 16,
+  sweep = true,
 ): Promise<number> {
   const now = msToIso(deps.clock.now())
   const claim = {
@@ -52,7 +57,8 @@ export async function runWorkerRound(
       )
     }
   }
-  return work.length
+  if (!sweep) return work.length
+  return work.length + (await runMonitorSweep(deps)).written
 }
 
 export interface WorkerOptions {
@@ -77,7 +83,10 @@ export interface RunningWorker {
  * The worker loop: heartbeat, claim due orders and tasks under leases,
  * advance each, repeat. Wakes at once on a local `wake()` or a store
  * notification (LISTEN/NOTIFY on PostgreSQL); otherwise it looks again after
- * `idleMs` for work whose retry time has come. A fenced worker stops.
+ * `idleMs` for work whose retry time has come. Beside it, once per
+ * MONITOR_MS, the monitor sweep evaluates the running tasks this worker
+ * watches and hands a task whose close rule holds to the claim loop. A
+ * fenced worker stops both.
  */
 export function startWorker(
   given: WorkerDeps,
@@ -116,7 +125,36 @@ export function startWorker(
     return true
   }
 
-  const round = () => runWorkerRound(deps, batch)
+  // the claim loop never waits for the sweep's reads: it runs on its own
+  const round = () => runWorkerRound(deps, batch, false)
+  let sweepTimer: { cancel(): void } | undefined
+  const sweeping = (async () => {
+    while (!stopping) {
+      const started = deps.clock.now()
+      try {
+        const swept = await runMonitorSweep(deps)
+        // a close rule holds: the claim loop takes the task now
+        if (swept.escalated > 0) wake()
+      } catch (err) {
+        deps.logger.error('monitor sweep failed', {
+          workerId: deps.workerId,
+          error: err instanceof Error ? err.message : String(err),
+        })
+      }
+      if (stopping) break
+      const wait = Math.max(0, started + MONITOR_MS - deps.clock.now())
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, wait)
+        sweepTimer = {
+          cancel() {
+            clearTimeout(timer)
+            resolve()
+          },
+        }
+      })
+      sweepTimer = undefined
+    }
+  })()
 
   const done = (async (): Promise<'stopped' | 'fenced'> => {
     const unlisten = await deps.store.listen(WORK_CHANNEL, wake)
@@ -144,7 +182,10 @@ export function startWorker(
       }
       return 'stopped'
     } finally {
+      stopping = true
+      sweepTimer?.cancel()
       await unlisten()
+      await sweeping
     }
   })()
 
@@ -154,6 +195,7 @@ export function startWorker(
     async stop() {
       stopping = true
       wakeUp?.()
+      sweepTimer?.cancel()
       await done
     },
   }

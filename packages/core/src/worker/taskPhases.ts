@@ -1,14 +1,12 @@
 import { MIN_ORDER_USD } from '../commands/createTask.js'
 import { commonStep } from '../commands/marketChecks.js'
-import type { TaskRecord } from '../domain/task.js'
 import type { Leg, LegOrder } from '../domain/taskEngineState.js'
 import { CredentialUnavailableError } from '../errors/worker.js'
 import type { MarketQuote, MarketRules } from '../ports/marketData.js'
-import type { VenuePosition } from '../ports/venueAdapter.js'
-import { type Decimal, dec, decString, floorToStep } from '../util/decimal.js'
+import { dec, decString, floorToStep } from '../util/decimal.js'
 import { msToIso, nextHourAfter } from '../util/time.js'
+import { evaluateRunningTask } from './evaluateRunningTask.js'
 import { MONITOR_MS, startOperation, type TaskStep } from './processTask.js'
-import { clearRetryNote } from './retryNote.js'
 import {
   CLOSE_SLIPPAGE_BPS,
   marketOf,
@@ -215,10 +213,12 @@ export const NEAR_THRESHOLD_MAX_AGE_MS = 2_000
 export const FUNDING_READ_LAG_MS = 2_000
 
 /**
- * A running task: refresh prices (from the venue's shared market
+ * A running task, claimed: refresh prices (from the venue's shared market
  * snapshot), leverage and margin modes (from its accounts' shared
  * positions), book funding once a settlement has passed, then apply the
- * auto-close rules in order of urgency.
+ * close rules (`evaluateRunningTask`). Between claims the monitor sweep
+ * evaluates it without a lease; it is claimed again when funding is next
+ * due, or at once when the sweep finds a close rule holding.
  */
 export async function monitorTask(step: TaskStep): Promise<number | null> {
   const { deps, task, now } = step
@@ -263,112 +263,35 @@ export async function monitorTask(step: TaskStep): Promise<number | null> {
   )
   const fundingCheckAt = fundingDue
     ? msToIso(Math.max(nextFunding, now) + FUNDING_READ_LAG_MS)
-    : checkAt
-  const readings = ruleReadings(task, positions, m)
+    : (checkAt as string)
   const [longPos, shortPos] = positions
+  const verdict = evaluateRunningTask(
+    task,
+    {
+      long: { quote: m.long.quote, position: longPos },
+      short: { quote: m.short.quote, position: shortPos },
+    },
+    now,
+    deps.fundingGraceMs,
+  )
   await step.save({
-    longPrice: m.long.quote.mark,
-    shortPrice: m.short.quote.mark,
-    longLeverage: longPos?.leverage ?? task.longLeverage,
-    shortLeverage: shortPos?.leverage ?? task.shortLeverage,
-    longMarginMode: longPos?.marginMode ?? task.longMarginMode,
-    shortMarginMode: shortPos?.marginMode ?? task.shortMarginMode,
+    ...verdict.shows,
     fundingUsd: decString(dec(task.fundingUsd).add(funding).toDecimalPlaces(8)),
-    // this round reached every venue: a note of an earlier retry is gone
-    error: clearRetryNote(task.error),
     engineState: {
       ...step.state,
+      ...verdict.state,
       fundingSince: cursor,
       fundingCheckAt,
-      nearThreshold: nearAnyThreshold(task, readings),
     },
   })
   const t = step.task
-  for (const [i, l] of LEGS.entries()) {
-    const legSize = dec((l === 'long' ? t.longSize : t.shortSize) ?? '0')
-    if (
-      legSize.gt(0) &&
-      (!positions[i] || dec(positions[i]?.size ?? '0').isZero())
-    ) {
-      await step.save({
-        longSize: l === 'long' ? '0' : t.longSize,
-        shortSize: l === 'short' ? '0' : t.shortSize,
-      })
-      return startClose(step, 'leg_liquidated')
-    }
+  if (verdict.liquidatedLeg !== null) {
+    const l = verdict.liquidatedLeg
+    await step.save({
+      longSize: l === 'long' ? '0' : t.longSize,
+      shortSize: l === 'short' ? '0' : t.shortSize,
+    })
   }
-  if (
-    t.liqProtectionPct !== null &&
-    readings.liqDistancePct?.lt(t.liqProtectionPct)
-  ) {
-    return startClose(step, 'liquidation_protection')
-  }
-  if (
-    t.sizeMismatchPct !== null &&
-    readings.mismatchPct?.gt(t.sizeMismatchPct)
-  ) {
-    return startClose(step, 'size_mismatch')
-  }
-  if (t.autoClose) {
-    const below = fundingApyPct(m.long.quote, m.short.quote).lt(t.minFundingApy)
-    const belowSince = below
-      ? (step.state.fundingBelowSince ?? msToIso(now))
-      : null
-    if (belowSince !== step.state.fundingBelowSince) {
-      await step.save({
-        engineState: { ...step.state, fundingBelowSince: belowSince },
-      })
-    }
-    if (
-      belowSince !== null &&
-      now - Date.parse(belowSince) >= deps.fundingGraceMs
-    ) {
-      return startClose(step, 'funding_below_min')
-    }
-  }
-  return now + MONITOR_MS
-}
-
-/** How far a running task is from its close rules, in percent. */
-interface RuleReadings {
-  /** the nearest leg's liquidation, from its mark; null when none is known */
-  readonly liqDistancePct: Decimal | null
-  /** the legs' size difference over the larger; null when both are zero */
-  readonly mismatchPct: Decimal | null
-}
-
-function ruleReadings(
-  t: TaskRecord,
-  positions: readonly (VenuePosition | undefined)[],
-  m: Record<Leg, { quote: MarketQuote }>,
-): RuleReadings {
-  let liqDistancePct: Decimal | null = null
-  for (const [i, l] of LEGS.entries()) {
-    const liq = positions[i]?.liquidationPrice
-    if (!liq) continue
-    const mark = dec(m[l].quote.mark)
-    const pct = mark.sub(liq).abs().div(mark).mul(100)
-    if (liqDistancePct === null || pct.lt(liqDistancePct)) liqDistancePct = pct
-  }
-  const a = dec(t.longSize ?? '0')
-  const b = dec(t.shortSize ?? '0')
-  const big = a.gt(b) ? a : b
-  return {
-    liqDistancePct,
-    mismatchPct: big.gt(0) ? a.sub(b).abs().div(big).mul(100) : null,
-  }
-}
-
-/**
- * Within twice a rule's threshold: liquidation closer than twice the
- * protection distance, or legs apart by more than half the mismatch limit.
- */
-function nearAnyThreshold(t: TaskRecord, r: RuleReadings): boolean {
-  const liqNear =
-    t.liqProtectionPct !== null &&
-    r.liqDistancePct?.lt(dec(t.liqProtectionPct).mul(2)) === true
-  const mismatchNear =
-    t.sizeMismatchPct !== null &&
-    r.mismatchPct?.gt(dec(t.sizeMismatchPct).div(2)) === true
-  return liqNear || mismatchNear
+  if (verdict.close !== null) return startClose(step, verdict.close)
+  return Date.parse(fundingCheckAt)
 }

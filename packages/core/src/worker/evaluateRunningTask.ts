@@ -1,0 +1,186 @@
+import type { TaskRecord } from '../domain/task.js'
+import type { Leg, TaskEngineState } from '../domain/taskEngineState.js'
+import type { MarketQuote } from '../ports/marketData.js'
+import type { TaskPatch } from '../ports/store.js'
+import type { VenuePosition } from '../ports/venueAdapter.js'
+import { type Decimal, dec } from '../util/decimal.js'
+import { msToIso } from '../util/time.js'
+import { clearRetryNote } from './retryNote.js'
+import { fundingApyPct } from './taskMarkets.js'
+
+const LEGS: readonly Leg[] = ['long', 'short']
+
+/** One leg as the latest snapshots show it. */
+export interface LegReading {
+  readonly quote: MarketQuote
+  /** the account's position in the leg's market; undefined when it has none */
+  readonly position: VenuePosition | undefined
+}
+
+export type RunningCloseReason =
+  | 'leg_liquidated'
+  | 'liquidation_protection'
+  | 'size_mismatch'
+  | 'funding_below_min'
+
+/** What a running task shows once evaluated, and whether it must close. */
+export interface RunningVerdict {
+  /** the fields the task shows, from the snapshots */
+  readonly shows: Required<
+    Pick<
+      TaskPatch,
+      | 'longPrice'
+      | 'shortPrice'
+      | 'longLeverage'
+      | 'shortLeverage'
+      | 'longMarginMode'
+      | 'shortMarginMode'
+      | 'error'
+    >
+  >
+  /** the engine state's monitor fields, from the snapshots */
+  readonly state: Pick<TaskEngineState, 'nearThreshold' | 'fundingBelowSince'>
+  /** the first close rule that holds, in order of urgency; null when none */
+  readonly close: RunningCloseReason | null
+  /** with `leg_liquidated`: the leg whose position is gone */
+  readonly liquidatedLeg: Leg | null
+}
+
+/**
+ * A running task against the latest market and account snapshots: pure
+ * CPU, no I/O, so one worker can evaluate thousands of tasks a second. The
+ * claimed monitor step and the monitor sweep both decide with it.
+ */
+export function evaluateRunningTask(
+  task: TaskRecord,
+  legs: Readonly<Record<Leg, LegReading>>,
+  now: number,
+  fundingGraceMs: number,
+): RunningVerdict {
+  const state = task.engineState
+  const readings = ruleReadings(task, legs)
+  const below =
+    task.autoClose &&
+    fundingApyPct(legs.long.quote, legs.short.quote).lt(task.minFundingApy)
+  const fundingBelowSince = below
+    ? (state?.fundingBelowSince ?? msToIso(now))
+    : null
+  const shows = {
+    longPrice: legs.long.quote.mark,
+    shortPrice: legs.short.quote.mark,
+    longLeverage: legs.long.position?.leverage ?? task.longLeverage,
+    shortLeverage: legs.short.position?.leverage ?? task.shortLeverage,
+    longMarginMode: legs.long.position?.marginMode ?? task.longMarginMode,
+    shortMarginMode: legs.short.position?.marginMode ?? task.shortMarginMode,
+    // the snapshots reached every venue: a note of an earlier retry is gone
+    error: clearRetryNote(task.error),
+  }
+  const verdict = (
+    close: RunningCloseReason | null,
+    liquidatedLeg: Leg | null = null,
+  ): RunningVerdict => ({
+    shows,
+    state: {
+      nearThreshold: nearAnyThreshold(task, readings),
+      fundingBelowSince,
+    },
+    close,
+    liquidatedLeg,
+  })
+  for (const l of LEGS) {
+    const legSize = dec((l === 'long' ? task.longSize : task.shortSize) ?? '0')
+    const pos = legs[l].position
+    if (legSize.gt(0) && (!pos || dec(pos.size).isZero())) {
+      return verdict('leg_liquidated', l)
+    }
+  }
+  if (
+    task.liqProtectionPct !== null &&
+    readings.liqDistancePct?.lt(task.liqProtectionPct)
+  ) {
+    return verdict('liquidation_protection')
+  }
+  if (
+    task.sizeMismatchPct !== null &&
+    readings.mismatchPct?.gt(task.sizeMismatchPct)
+  ) {
+    return verdict('size_mismatch')
+  }
+  if (
+    fundingBelowSince !== null &&
+    now - Date.parse(fundingBelowSince) >= fundingGraceMs
+  ) {
+    return verdict('funding_below_min')
+  }
+  return verdict(null)
+}
+
+/**
+ * The part of a verdict that differs from what the task shows now, as a
+ * patch (engine state included); null when nothing it shows changed.
+ */
+export function changedShows(
+  task: TaskRecord,
+  verdict: RunningVerdict,
+): Omit<TaskPatch, 'updatedAt'> | null {
+  const patch: Record<string, unknown> = {}
+  for (const [field, value] of Object.entries(verdict.shows)) {
+    if (task[field as keyof TaskRecord] !== value) patch[field] = value
+  }
+  const state = task.engineState
+  const near = verdict.state.nearThreshold === true
+  if (
+    (state?.nearThreshold === true) !== near ||
+    (state?.fundingBelowSince ?? null) !== verdict.state.fundingBelowSince
+  ) {
+    patch.engineState = {
+      ...(state ?? {}),
+      nearThreshold: near,
+      fundingBelowSince: verdict.state.fundingBelowSince,
+    }
+  }
+  return Object.keys(patch).length === 0 ? null : patch
+}
+
+/** How far a running task is from its close rules, in percent. */
+interface RuleReadings {
+  /** the nearest leg's liquidation, from its mark; null when none is known */
+  readonly liqDistancePct: Decimal | null
+  /** the legs' size difference over the larger; null when both are zero */
+  readonly mismatchPct: Decimal | null
+}
+
+function ruleReadings(
+  t: TaskRecord,
+  legs: Readonly<Record<Leg, LegReading>>,
+): RuleReadings {
+  let liqDistancePct: Decimal | null = null
+  for (const l of LEGS) {
+    const liq = legs[l].position?.liquidationPrice
+    if (!liq) continue
+    const mark = dec(legs[l].quote.mark)
+    const pct = mark.sub(liq).abs().div(mark).mul(100)
+    if (liqDistancePct === null || pct.lt(liqDistancePct)) liqDistancePct = pct
+  }
+  const a = dec(t.longSize ?? '0')
+  const b = dec(t.shortSize ?? '0')
+  const big = a.gt(b) ? a : b
+  return {
+    liqDistancePct,
+    mismatchPct: big.gt(0) ? a.sub(b).abs().div(big).mul(100) : null,
+  }
+}
+
+/**
+ * Within twice a rule's threshold: liquidation closer than twice the
+ * protection distance, or legs apart by more than half the mismatch limit.
+ */
+function nearAnyThreshold(t: TaskRecord, r: RuleReadings): boolean {
+  const liqNear =
+    t.liqProtectionPct !== null &&
+    r.liqDistancePct?.lt(dec(t.liqProtectionPct).mul(2)) === true
+  const mismatchNear =
+    t.sizeMismatchPct !== null &&
+    r.mismatchPct?.gt(dec(t.sizeMismatchPct).div(2)) === true
+  return liqNear || mismatchNear
+}

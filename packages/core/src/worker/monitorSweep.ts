@@ -1,0 +1,216 @@
+import type { TaskRecord } from '../domain/task.js'
+import type { Leg } from '../domain/taskEngineState.js'
+import type { VenueId } from '../domain/venue.js'
+import {
+  UncertainSubmissionError,
+  VenueUnavailableError,
+} from '../errors/venue.js'
+import type { RequestPriority } from '../limits/requestBudget.js'
+import type { MarketQuote } from '../ports/marketData.js'
+import type { TaskObservation } from '../ports/store.js'
+import type { VenueCredential, VenuePosition } from '../ports/venueAdapter.js'
+import { msToIso } from '../util/time.js'
+import {
+  changedShows,
+  evaluateRunningTask,
+  type LegReading,
+} from './evaluateRunningTask.js'
+import { ownerShard } from './ownerShard.js'
+import { resolveCredential } from './resolveCredential.js'
+import { retryNote } from './retryNote.js'
+import { marketOf, venueOf } from './taskLegOrders.js'
+import {
+  NEAR_THRESHOLD_MAX_AGE_MS,
+  POSITIONS_MAX_AGE_MS,
+} from './taskPhases.js'
+import type { WorkerDeps } from './workerDeps.js'
+
+const LEGS: readonly Leg[] = ['long', 'short']
+/** Rows read per page of the watched tasks. */
+const PAGE = 2_000
+
+/** What one sweep did. */
+export interface SweepResult {
+  /** running tasks evaluated against the snapshots */
+  readonly evaluated: number
+  /** rows written because something they show changed */
+  readonly written: number
+  /** tasks handed to a claim because a close rule holds */
+  readonly escalated: number
+}
+
+/**
+ * The monitor sweep: every running task this worker watches (unleased, not
+ * due for a claim, its owner in this worker's shard) is evaluated against
+ * the latest market and account snapshots, which are read once per market
+ * and once per account for the whole sweep. A task's row is written only
+ * when something it shows changed, all in one transaction per page; a task
+ * whose close rule holds is made due, and the claim loop closes it under a
+ * lease.
+ */
+export async function runMonitorSweep(deps: WorkerDeps): Promise<SweepResult> {
+  const now = deps.clock.now()
+  const mine = await ownerShard(deps, now)
+  const snapshots = snapshotReader(deps)
+  let evaluated = 0
+  let written = 0
+  let escalated = 0
+  let afterId: string | undefined
+  for (;;) {
+    const page = await deps.store.tasks.listWatched({
+      now: msToIso(now),
+      afterId,
+      limit: PAGE,
+    })
+    if (page.length === 0) break
+    afterId = page[page.length - 1]?.id
+    const tasks = page.filter(
+      (t) =>
+        mine(t.owner) &&
+        (t.engineState?.op ?? null) === null &&
+        t.closeRequestedAt === null &&
+        t.resizeRequest === null,
+    )
+    snapshots.want(tasks)
+    const entries: TaskObservation[] = []
+    for (const task of tasks) {
+      const legs = await snapshots.legs(task)
+      const at = msToIso(deps.clock.now())
+      if (legs === null) continue
+      if (legs instanceof Error) {
+        const error = retryNote(legs)
+        if (task.error !== error) {
+          entries.push({
+            id: task.id,
+            fence: task.fence,
+            patch: { error, updatedAt: at },
+          })
+        }
+        continue
+      }
+      evaluated++
+      const verdict = evaluateRunningTask(task, legs, now, deps.fundingGraceMs)
+      const changed = changedShows(task, verdict) ?? {}
+      if (verdict.close !== null) {
+        escalated++
+        entries.push({
+          id: task.id,
+          fence: task.fence,
+          patch: { ...changed, nextCheckAt: at, updatedAt: at },
+        })
+      } else if (Object.keys(changed).length > 0) {
+        entries.push({
+          id: task.id,
+          fence: task.fence,
+          patch: { ...changed, updatedAt: at },
+        })
+      }
+    }
+    written += (await deps.store.tasks.recordObservations(entries)).length
+    if (page.length < PAGE) break
+  }
+  return { evaluated, written, escalated }
+}
+
+/**
+ * The snapshots one sweep reads: each market's quote and each account's
+ * positions once, however many tasks share them. An account with a task
+ * near a threshold is read younger and ahead of routine reads.
+ */
+function snapshotReader(deps: WorkerDeps) {
+  const quotes = new Map<string, Promise<MarketQuote>>()
+  const creds = new Map<string, Promise<VenueCredential>>()
+  const accounts = new Map<string, { near: boolean }>()
+  const positions = new Map<string, Promise<VenuePosition[]>>()
+
+  const credential = (owner: string, venue: VenueId) => {
+    const key = `${owner}|${venue}`
+    let c = creds.get(key)
+    if (!c) {
+      c = handled(resolveCredential(deps.store, deps.secrets, owner, venue))
+      creds.set(key, c)
+    }
+    return c
+  }
+
+  const legReading = async (task: TaskRecord, l: Leg): Promise<LegReading> => {
+    const venue = venueOf(task, l)
+    const market = marketOf(task, l)
+    const adapter = deps.adapters[venue]
+    const qKey = `${venue}|${market}`
+    let quote = quotes.get(qKey)
+    if (!quote) {
+      quote = handled(adapter.quote(market))
+      quotes.set(qKey, quote)
+    }
+    const aKey = `${task.owner}|${venue}`
+    let held = positions.get(aKey)
+    if (!held) {
+      const near = accounts.get(aKey)?.near === true
+      const priority: RequestPriority = near ? 'urgent' : 'routine'
+      held = handled(
+        credential(task.owner, venue).then((cred) =>
+          adapter.positions(cred, {
+            maxAgeMs: near ? NEAR_THRESHOLD_MAX_AGE_MS : POSITIONS_MAX_AGE_MS,
+            priority,
+          }),
+        ),
+      )
+      positions.set(aKey, held)
+    }
+    const [q, p] = await Promise.all([quote, held])
+    return { quote: q, position: p.find((x) => x.market === market) }
+  }
+
+  return {
+    /** Notes which accounts a page needs, and how urgently. */
+    want(tasks: readonly TaskRecord[]) {
+      for (const task of tasks) {
+        for (const l of LEGS) {
+          const key = `${task.owner}|${venueOf(task, l)}`
+          const near = task.engineState?.nearThreshold === true
+          const seen = accounts.get(key)
+          if (!seen) accounts.set(key, { near })
+          else if (near) seen.near = true
+        }
+      }
+    },
+    /**
+     * Both legs of a task; the venue error that kept one unread; or null
+     * when something else did (logged), and the task waits for its claim.
+     */
+    async legs(
+      task: TaskRecord,
+    ): Promise<Record<Leg, LegReading> | Error | null> {
+      try {
+        const [long, short] = await Promise.all(
+          LEGS.map((l) => legReading(task, l)),
+        )
+        return { long: long as LegReading, short: short as LegReading }
+      } catch (err) {
+        if (
+          err instanceof VenueUnavailableError ||
+          err instanceof UncertainSubmissionError
+        ) {
+          return err
+        }
+        deps.logger.error('monitor sweep skipped a task', {
+          workerId: deps.workerId,
+          taskId: task.id,
+          error: err instanceof Error ? err.message : String(err),
+        })
+        return null
+      }
+    },
+  }
+}
+
+/**
+ * A read shared by several tasks: a failure is seen by each task that
+ * awaits it, never reported as unhandled while one task's other leg failed
+ * first.
+ */
+function handled<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => undefined)
+  return p
+}

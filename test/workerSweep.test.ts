@@ -1,0 +1,171 @@
+import { runMonitorSweep } from '@dn/core'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { call, dialects, type TestOwner } from './support/testService.js'
+import { startWorkerBed, type WorkerBed } from './support/workerHarness.js'
+
+const TASKS = '/v1/delta-neutral/tasks'
+
+/**
+ * The monitor sweep: running tasks evaluated without a lease against
+ * snapshots read once per market and once per account, rows written only
+ * when something they show changed, close rules handed to a claim.
+ */
+describe.each(dialects())('the monitor sweep (%s)', (dialect) => {
+  let bed: WorkerBed
+  beforeAll(async () => {
+    bed = await startWorkerBed({ dialect, fundingGraceMs: 60_000 })
+  })
+  afterAll(() => bed?.close())
+
+  async function create(o: TestOwner, body: Record<string, unknown> = {}) {
+    const res = await call(bed.svc, 'POST', TASKS, {
+      key: o.apiKey,
+      body: {
+        longVenue: 'aster',
+        shortVenue: 'lighter',
+        longMarket: 'BTCUSDT',
+        shortMarket: 'BTC',
+        sizeUsd: 1_000,
+        ...body,
+      },
+    })
+    expect(res.status, res.text).toBe(202)
+    return res.body.taskId as string
+  }
+  const row = async (id: string) => {
+    const t = await bed.svc.store.tasks.get(id)
+    if (!t) throw new Error(`no task ${id}`)
+    return t
+  }
+  async function closeAll(o: TestOwner, ids: readonly string[]) {
+    for (const id of ids) {
+      await call(bed.svc, 'POST', `${TASKS}/${id}/close`, {
+        key: o.apiKey,
+        body: {},
+      })
+    }
+    await bed.drain()
+  }
+
+  test('one positions read per account and one quote per market serve every task; an unchanged task is not written', async () => {
+    const owners = [await bed.owner(), await bed.owner(), await bed.owner()]
+    const ids: string[] = []
+    const eth = { longMarket: 'ETHUSDT', shortMarket: 'ETH' }
+    for (const o of owners) ids.push(await create(o), await create(o, eth))
+    await bed.drain()
+    for (const id of ids) expect((await row(id)).status).toBe('running')
+
+    const calls = { positions: 0, quote: 0 }
+    const restore: (() => void)[] = []
+    for (const v of ['aster', 'lighter'] as const) {
+      const a = bed.venues.adapters[v]
+      const { positions, quote } = a
+      restore.push(() => Object.assign(a, { positions, quote }))
+      a.positions = (...args) => {
+        calls.positions++
+        return positions.apply(a, args)
+      }
+      a.quote = (...args) => {
+        calls.quote++
+        return quote.apply(a, args)
+      }
+    }
+    // past the positions snapshots' age, without running a round
+    bed.clock.advance(11_000)
+    const first = await runMonitorSweep(bed.worker)
+    expect(first.evaluated).toBe(6)
+    expect(first.escalated).toBe(0)
+    // 3 owners × 2 venues, and 2 markets a venue, however many tasks
+    expect(calls).toEqual({ positions: 6, quote: 4 })
+    for (const id of ids) {
+      const t = await row(id)
+      expect(t).toMatchObject({
+        longPrice: bed.venues.exchanges.aster.quote(t.longMarket).mark,
+        shortPrice: bed.venues.exchanges.lighter.quote(t.shortMarket).mark,
+        leaseOwner: null,
+      })
+    }
+    expect(first.written).toBe(6)
+
+    // the same snapshots again: nothing shown changed, nothing is written
+    const before = await Promise.all(ids.map(row))
+    const second = await runMonitorSweep(bed.worker)
+    expect(second).toEqual({ evaluated: 6, written: 0, escalated: 0 })
+    expect(await Promise.all(ids.map(row))).toEqual(before)
+    // the snapshots are young: the second sweep read no positions
+    expect(calls.positions).toBe(6)
+
+    for (const undo of restore) undo()
+    for (const [i, o] of owners.entries()) {
+      await closeAll(o, ids.slice(2 * i, 2 * i + 2))
+    }
+  })
+
+  test('a leg liquidated at the venue: the sweep hands the task to a claim, which closes it', async () => {
+    const o = await bed.owner()
+    const aster = bed.venues.exchanges.aster
+    // isolated at 20x: liquidated about 5 % below entry
+    aster.setLeverage(o.owner, 'BTCUSDT', 20, 'isolated')
+    const id = await create(o)
+    await bed.drain()
+    const running = await row(id)
+    expect(running.status).toBe('running')
+    const at = bed.clock.now()
+    expect(Date.parse(running.nextCheckAt ?? '')).toBeGreaterThan(at)
+    const mark = Number(aster.quote('BTCUSDT').mark)
+    aster.setMark('BTCUSDT', String(Math.round(mark * 0.85)))
+    bed.clock.advance(11_000)
+    expect(aster.liquidations(o.owner).length).toBe(1)
+    const sweep = await runMonitorSweep(bed.worker)
+    expect(sweep.escalated).toBe(1)
+    const handed = await row(id)
+    expect(handed).toMatchObject({ status: 'running', leaseOwner: null })
+    expect(Date.parse(handed.nextCheckAt ?? '')).toBeLessThanOrEqual(
+      bed.clock.now(),
+    )
+    aster.setMark('BTCUSDT', null)
+    await bed.drain()
+    expect(await row(id)).toMatchObject({
+      status: 'closed',
+      closeReason: 'leg_liquidated',
+      longSize: '0',
+    })
+    aster.setLeverage(o.owner, 'BTCUSDT', 10, 'cross')
+  })
+
+  test('a close requested while a claimed step runs is carried out at once, not at the next funding check', async () => {
+    const o = await bed.owner()
+    const id = await create(o)
+    await bed.drain()
+    const running = await row(id)
+    expect(running.status).toBe('running')
+    // the claimed step of a running task is its funding check, an hour out
+    const due = Date.parse(running.nextCheckAt ?? '')
+    expect(due - bed.clock.now()).toBeGreaterThan(60_000)
+    bed.clock.advance(due - bed.clock.now() + 1)
+    const a = bed.venues.adapters.aster
+    const { funding } = a
+    let requested = false
+    a.funding = async (...args) => {
+      if (!requested) {
+        requested = true
+        const res = await call(bed.svc, 'POST', `${TASKS}/${id}/close`, {
+          key: o.apiKey,
+          body: {},
+        })
+        expect(res.body).toEqual({ taskId: id, status: 'close_queued' })
+      }
+      return funding.apply(a, args)
+    }
+    try {
+      await bed.drain()
+    } finally {
+      a.funding = funding
+    }
+    expect(requested).toBe(true)
+    expect(await row(id)).toMatchObject({
+      status: 'closed',
+      closeReason: 'requested',
+    })
+  })
+})
