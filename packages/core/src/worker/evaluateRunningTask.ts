@@ -1,5 +1,9 @@
 import type { TaskRecord } from '../domain/task.js'
-import type { Leg, TaskEngineState } from '../domain/taskEngineState.js'
+import {
+  EMPTY_ENGINE_STATE,
+  type Leg,
+  type TaskEngineState,
+} from '../domain/taskEngineState.js'
 import type { MarketQuote } from '../ports/marketData.js'
 import type { TaskPatch } from '../ports/store.js'
 import type { VenuePosition } from '../ports/venueAdapter.js'
@@ -134,7 +138,8 @@ export function changedShows(
     (state?.fundingBelowSince ?? null) !== verdict.state.fundingBelowSince
   ) {
     patch.engineState = {
-      ...(state ?? {}),
+      // a whole state: a partial one would read as a NaN operation seq
+      ...(state ?? EMPTY_ENGINE_STATE),
       nearThreshold: near,
       fundingBelowSince: verdict.state.fundingBelowSince,
     }
@@ -159,6 +164,8 @@ function ruleReadings(
     const liq = legs[l].position?.liquidationPrice
     if (!liq) continue
     const mark = dec(legs[l].quote.mark)
+    // no distance to measure from a zero mark: the venue has no price
+    if (mark.isZero()) continue
     const pct = mark.sub(liq).abs().div(mark).mul(100)
     if (liqDistancePct === null || pct.lt(liqDistancePct)) liqDistancePct = pct
   }
