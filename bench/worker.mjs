@@ -25,7 +25,9 @@ import {
   DEFAULT_BINDING_AUTH_DOMAIN,
   MONITOR_MS,
   msToIso,
+  runMonitorSweep,
   runWorkerRound,
+  shareAccountReads,
   startWorker,
   walletMessage,
 } from '../packages/core/dist/index.js'
@@ -39,8 +41,9 @@ const POLL_ORDERS = Number(env.BENCH_POLL_ORDERS ?? 100)
 const BURST = Number(env.BENCH_BURST ?? 50)
 const BURST_REPS = Number(env.BENCH_BURST_REPS ?? 5)
 const GAP_MS = Number(env.BENCH_GAP_MS ?? 20)
-const TASKS = Number(env.BENCH_TASKS ?? 200)
-const TASK_OWNERS = Number(env.BENCH_TASK_OWNERS ?? 20)
+const TASKS = Number(env.BENCH_TASKS ?? 1000)
+const TASK_OWNERS = Number(env.BENCH_TASK_OWNERS ?? 100)
+const VENUE_IDS = ['hl', 'lighter', 'lighter-mainnet', 'aster']
 const BATCH = Number(env.BENCH_BATCH ?? 16)
 const MONITOR_SECONDS = Number(env.BENCH_MONITOR_SECONDS ?? 10)
 
@@ -325,6 +328,15 @@ function counting(store) {
   return proxy
 }
 
+/** Venue pairs the monitored tasks use, round-robin: all four venues. */
+const TASK_PAIRS = [
+  ['hl', 'BTC', 'aster', 'BTCUSDT'],
+  ['hl', 'ETH', 'lighter', 'ETH'],
+  ['aster', 'SOLUSDT', 'lighter', 'SOL'],
+  ['lighter', 'BTC', 'lighter-mainnet', 'BTC'],
+]
+const HOUR_MS = 3_600_000
+
 async function monitoring() {
   const clock = movableClock()
   const venues = createSimVenues({ seed: 1, clock })
@@ -335,10 +347,12 @@ async function monitoring() {
   })
   const owners = []
   for (let i = 0; i < TASK_OWNERS; i++) {
-    owners.push(await createOwner(svc, venues, ['hl', 'aster']))
+    owners.push(await createOwner(svc, venues, VENUE_IDS))
   }
   const ids = []
   const create = async (i) => {
+    const [longVenue, longMarket, shortVenue, shortMarket] =
+      TASK_PAIRS[i % TASK_PAIRS.length]
     const res = await fetch(`${svc.url}/v1/delta-neutral/tasks`, {
       method: 'POST',
       headers: {
@@ -347,11 +361,11 @@ async function monitoring() {
         'idempotency-key': randomUUID(),
       },
       body: JSON.stringify({
-        longVenue: 'hl',
-        shortVenue: 'aster',
-        longMarket: 'BTC',
-        shortMarket: 'BTCUSDT',
-        sizeUsd: 1000,
+        longVenue,
+        shortVenue,
+        longMarket,
+        shortMarket,
+        sizeUsd: 200,
         autoClose: false,
       }),
     })
@@ -368,7 +382,8 @@ async function monitoring() {
   const store = counting(svc.store)
   const deps = composeWorkerDeps({
     store,
-    adapters: venues.adapters,
+    // as startWorker: one positions read per account serves its tasks
+    adapters: shareAccountReads(venues.adapters, clock),
     masterKey: MASTER,
     clock,
     workerId: 'bench-worker',
@@ -390,8 +405,8 @@ async function monitoring() {
     return by
   }
   const openStart = nowMs()
-  for (let i = 0; i < 1000; i++) {
-    if ((await runWorkerRound(deps, BATCH)) > 0) continue
+  for (let i = 0; i < 2000; i++) {
+    if ((await runWorkerRound(deps, BATCH, false)) > 0) continue
     if ((await statuses()).running === TASKS) break
     clock.advance(1_000)
   }
@@ -400,123 +415,107 @@ async function monitoring() {
   if (opened.running !== TASKS) {
     throw new Error(`tasks not all running: ${JSON.stringify(opened)}`)
   }
+  // one sweep first: every task shows its snapshots before timing
+  await runMonitorSweep(deps)
 
-  /**
-   * Adds `seconds` of passes of `loop` (each pass moves the clock past
-   * MONITOR_MS so every task is due, then runs rounds until none is).
-   */
+  /** Runs passes of `loop` for `seconds`, timing each. */
   async function timed(loop, seconds) {
-    const t0 = nowMs()
-    const end = t0 + seconds * 1000
+    const end = nowMs() + seconds * 1000
     while (nowMs() < end) {
-      clock.advance(MONITOR_MS + 1)
-      for (;;) {
-        const did = await loop.round()
-        loop.steps += did
-        if (did === 0 || nowMs() >= end) break
-      }
+      const t0 = nowMs()
+      const r = await loop.pass()
+      const took = nowMs() - t0
+      loop.passMs.push(took)
+      loop.secs += took / 1000
+      loop.steps += r.steps
+      loop.written += r.written ?? 0
     }
-    loop.secs += (nowMs() - t0) / 1000
   }
-
+  const sweep = (move) => async () => {
+    // moving the clock moves every mark: every task shows a new price
+    if (move) clock.advance(MONITOR_MS)
+    const r = await runMonitorSweep(deps)
+    if (r.escalated > 0) throw new Error(`sweep escalated ${r.escalated}`)
+    return { steps: r.evaluated, written: r.written }
+  }
   /**
-   * runWorkerRound's claim with a store-only step per task: a no-op read
-   * (leases left to expire), or the store calls of a monitor step without
-   * its venue and market work (credential reads, the monitor's save, the
-   * lease release).
+   * runWorkerRound's claim with a no-op read per task, leases of 1 ms left
+   * to expire; it claims as of two hours on, when every task is due.
    */
-  const storeOnlyRound = (release) => async () => {
-    const now = clock.now()
-    const claim = {
-      workerId: deps.workerId,
-      now: msToIso(now),
-      // the no-op step leaves its leases to expire before the next pass
-      leaseMs: release ? deps.leaseMs : 1,
-      limit: BATCH,
+  const noopClaim = async () => {
+    let steps = 0
+    for (;;) {
+      const claim = {
+        workerId: deps.workerId,
+        now: msToIso(clock.now() + 2 * HOUR_MS),
+        leaseMs: 1,
+        limit: BATCH,
+      }
+      const [orders, tasks] = await Promise.all([
+        store.orders.claim({ ...claim, statuses: ACTIVE_ORDER_STATUSES }),
+        store.tasks.claim({ ...claim, statuses: ACTIVE_TASK_STATUSES }),
+      ])
+      await Promise.all(tasks.map((t) => store.tasks.get(t.id)))
+      steps += orders.length + tasks.length
+      if (tasks.length < BATCH) break
     }
-    const [orders, tasks] = await Promise.all([
-      store.orders.claim({ ...claim, statuses: ACTIVE_ORDER_STATUSES }),
-      store.tasks.claim({ ...claim, statuses: ACTIVE_TASK_STATUSES }),
-    ])
-    await Promise.allSettled(
-      tasks.map(async (t) => {
-        if (!release) {
-          await store.tasks.get(t.id)
-          return
-        }
-        await store.bindings.get(t.owner, t.longVenue)
-        await store.bindings.get(t.owner, t.shortVenue)
-        await store.tasks.update(
-          t.id,
-          {
-            longPrice: t.longPrice,
-            shortPrice: t.shortPrice,
-            fundingUsd: t.fundingUsd,
-            engineState: t.engineState,
-            updatedAt: msToIso(clock.now()),
-          },
-          { fence: t.fence },
-        )
-        await store.tasks.update(
-          t.id,
-          {
-            leaseOwner: null,
-            leaseExpiresAt: null,
-            nextCheckAt: msToIso(now + MONITOR_MS),
-            updatedAt: msToIso(clock.now()),
-          },
-          { fence: t.fence },
-        )
-      }),
-    )
-    return orders.length + tasks.length
+    clock.advance(1)
+    return { steps }
   }
-
-  const loops = [
-    ['claim + tasks.get (no-op step)', storeOnlyRound(false), 0.25],
-    [
-      "claim + a monitor step's store calls, no venue work",
-      storeOnlyRound(true),
-      0.25,
-    ],
-    [
-      'runWorkerRound → processTask (monitor step)',
-      () => runWorkerRound(deps, BATCH),
-      0.5,
-    ],
-  ].map(([name, round, share]) => ({
+  const loop = (name, pass) => ({
     name,
-    round,
-    share,
+    pass,
     steps: 0,
+    written: 0,
     secs: 0,
+    passMs: [],
     counts: new Map(),
-  }))
-  // interleaved in 1 s slices, so load from elsewhere hits all loops alike
+  })
+  const sweeps = [
+    loop('monitor sweep: every task shows a new price', sweep(true)),
+    loop('monitor sweep: nothing changed', sweep(false)),
+  ]
+  // the two sweeps interleaved in 1 s slices, so load from elsewhere hits
+  // both alike; the no-op claim loop last (its leases, left to expire,
+  // take the tasks out of the sweep)
   const slices = Math.max(1, Math.round(MONITOR_SECONDS))
   for (let i = 0; i < slices; i++) {
-    for (const loop of loops) {
-      counting.into = loop.counts
-      await timed(loop, (loop.share * 2 * MONITOR_SECONDS) / slices)
+    for (const l of sweeps) {
+      counting.into = l.counts
+      await timed(l, MONITOR_SECONDS / slices)
     }
   }
-  counting.into = undefined
   const after = await statuses()
-  const rows = loops.map((l) => ({
-    name: l.name,
-    steps: l.steps,
-    secs: l.secs,
-    rate: l.steps / l.secs,
-    calls: [...l.counts]
-      .sort((a, b) => b[1] - a[1])
-      .map(([k, c]) => `${k} ${(c / l.steps).toFixed(2)}`)
-      .join(', '),
-  }))
+  const baseline = loop(
+    'claim + tasks.get (no-op claim loop, batch 16)',
+    noopClaim,
+  )
+  counting.into = baseline.counts
+  await timed(baseline, MONITOR_SECONDS / 2)
+  counting.into = undefined
+  const rows = [baseline, ...sweeps].map((l) => {
+    const sorted = [...l.passMs].sort((a, b) => a - b)
+    return {
+      name: l.name,
+      steps: l.steps,
+      secs: l.secs,
+      rate: l.steps / l.secs,
+      passes: l.passMs.length,
+      p50: pct(sorted, 0.5),
+      p99: pct(sorted, 0.99),
+      writtenPerPass: l.written / l.passMs.length,
+      calls: [...l.counts]
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, c]) => `${k} ${(c / l.passMs.length).toFixed(2)}`)
+        .join(', '),
+    }
+  })
   await svc.close()
   return { rows, opened, openSeconds, after }
 }
 
-const lat = await latency()
+// BENCH_SKIP_LATENCY=1 runs the monitoring part alone
+const lat = env.BENCH_SKIP_LATENCY === '1' ? [] : await latency()
 const mon = await monitoring()
 
 console.log(
@@ -535,16 +534,18 @@ for (const r of lat) {
   )
 }
 console.log(
-  `\nMonitoring: ${TASKS} running tasks (${TASK_OWNERS} owners, hl BTC / aster BTCUSDT), batch ${BATCH}, all due each pass, the three loops interleaved in 1 s slices; opening them took ${mon.openSeconds.toFixed(1)} s\n`,
+  `\nMonitoring: ${TASKS} running tasks (${TASK_OWNERS} owners, all four venues: ${TASK_PAIRS.map((p) => `${p[0]} ${p[1]}/${p[2]} ${p[3]}`).join(', ')}), one worker; opening them took ${mon.openSeconds.toFixed(1)} s. A sweep pass evaluates every running task once; the no-op claim loop claims every task (batch ${BATCH}) with a no-op read each\n`,
 )
-console.log('| loop | steps | s | steps/s | ms/step | vs no-op |')
-console.log('|---|---|---|---|---|---|')
+console.log(
+  '| loop | passes | tasks evaluated (claimed) | s | per s | vs no-op | pass p50 ms | pass p99 ms | rows written per pass |',
+)
+console.log('|---|---|---|---|---|---|---|---|---|')
 for (const r of mon.rows) {
   console.log(
-    `| ${r.name} | ${r.steps} | ${r.secs.toFixed(1)} | ${Math.round(r.rate)} | ${(1000 / r.rate).toFixed(2)} | ${(r.rate / mon.rows[0].rate).toFixed(2)} |`,
+    `| ${r.name} | ${r.passes} | ${r.steps} | ${r.secs.toFixed(1)} | ${Math.round(r.rate)} | ${(r.rate / mon.rows[0].rate).toFixed(2)} | ${ms(r.p50)} | ${ms(r.p99)} | ${Math.round(r.writtenPerPass)} |`,
   )
 }
-console.log('\nstore calls per step:')
+console.log('\nstore calls per pass:')
 for (const r of mon.rows) console.log(`- ${r.name}: ${r.calls}`)
 console.log(
   `\ntask statuses after monitoring: ${JSON.stringify(mon.after)}; worker errors logged: ${workerErrors}`,

@@ -11,6 +11,7 @@ import { createKyselyStore } from './kyselyStore.js'
 import { migrateToLatest } from './migrateToLatest.js'
 import { localNotifier } from './notifier.js'
 import { openSqliteDatabase } from './openSqliteDatabase.js'
+import { sqliteStatementCache } from './sqliteStatementCache.js'
 
 export interface SqliteStoreOptions {
   /** database file path, or `':memory:'` */
@@ -31,7 +32,9 @@ export async function createSqliteStore(
   options: SqliteStoreOptions,
 ): Promise<Store> {
   const database = openSqliteDatabase(options.filename)
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) })
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: sqliteStatementCache(database) }),
+  })
   const dialect = sqlite()
   try {
     await migrateToLatest(db, dialect)

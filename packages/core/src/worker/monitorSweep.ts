@@ -119,18 +119,24 @@ export async function runMonitorSweep(deps: WorkerDeps): Promise<SweepResult> {
  */
 function snapshotReader(deps: WorkerDeps) {
   const quotes = new Map<string, Promise<MarketQuote>>()
-  const creds = new Map<string, Promise<VenueCredential>>()
+  const creds = sweepCredentials(deps)
   const accounts = new Map<string, { near: boolean }>()
   const positions = new Map<string, Promise<VenuePosition[]>>()
 
   const credential = (owner: string, venue: VenueId) => {
     const key = `${owner}|${venue}`
-    let c = creds.get(key)
-    if (!c) {
-      c = handled(resolveCredential(deps.store, deps.secrets, owner, venue))
-      creds.set(key, c)
-    }
-    return c
+    const now = deps.clock.now()
+    const kept = creds.get(key)
+    if (kept && now - kept.at < CREDENTIAL_KEEP_MS) return kept.value
+    const value = handled(
+      resolveCredential(deps.store, deps.secrets, owner, venue),
+    )
+    creds.set(key, { at: now, value })
+    // a failed resolve is not kept: the next sweep asks the store again
+    value.catch(() => {
+      if (creds.get(key)?.value === value) creds.delete(key)
+    })
+    return value
   }
 
   const legReading = async (task: TaskRecord, l: Leg): Promise<LegReading> => {
@@ -203,6 +209,28 @@ function snapshotReader(deps: WorkerDeps) {
       }
     },
   }
+}
+
+/**
+ * How long the sweep reuses an account's credential (its binding read and
+ * decrypted): a rebound account's reads use the old one at most this long,
+ * while claimed steps, which send orders, always resolve afresh.
+ */
+const CREDENTIAL_KEEP_MS = 30_000
+
+const credentialsByWorker = new WeakMap<
+  WorkerDeps,
+  Map<string, { at: number; value: Promise<VenueCredential> }>
+>()
+
+/** The sweep's credentials of one worker, kept from sweep to sweep. */
+function sweepCredentials(deps: WorkerDeps) {
+  let kept = credentialsByWorker.get(deps)
+  if (!kept) {
+    kept = new Map()
+    credentialsByWorker.set(deps, kept)
+  }
+  return kept
 }
 
 /**
