@@ -12,8 +12,11 @@ const TASKS = '/v1/delta-neutral/tasks'
  */
 describe.each(dialects())('the monitor sweep (%s)', (dialect) => {
   let bed: WorkerBed
+  /** made before any test moves the clock past their signatures */
+  let cadenceOwners: TestOwner[]
   beforeAll(async () => {
     bed = await startWorkerBed({ dialect, fundingGraceMs: 60_000 })
+    cadenceOwners = [await bed.owner(), await bed.owner(), await bed.owner()]
   })
   afterAll(() => bed?.close())
 
@@ -167,5 +170,45 @@ describe.each(dialects())('the monitor sweep (%s)', (dialect) => {
       status: 'closed',
       closeReason: 'requested',
     })
+  })
+
+  test("positions are read as often as the venue's per-IP budget allows for every watched account, and never less often than each 10 s otherwise", async () => {
+    const owners = cadenceOwners
+    const ids: string[] = []
+    for (const o of owners) ids.push(await create(o))
+    await bed.drain()
+    const reads = { aster: 0, lighter: 0 }
+    const restore: (() => void)[] = []
+    for (const v of ['aster', 'lighter'] as const) {
+      const a = bed.venues.adapters[v]
+      const { positions } = a
+      restore.push(() => Object.assign(a, { positions }))
+      a.positions = (...args) => {
+        reads[v]++
+        return positions.apply(a, args)
+      }
+    }
+    // 6 reads a minute for 3 accounts: each at most every 30 s
+    const aster = bed.venues.adapters.aster
+    aster.accountReadsPerMinute = () => 6
+    restore.push(() => {
+      delete aster.accountReadsPerMinute
+    })
+    try {
+      // 120 s of sweeps, from a snapshot read by the drain above
+      for (let s = 0; s < 120; s++) {
+        bed.clock.advance(1_000)
+        await runMonitorSweep(bed.worker)
+      }
+    } finally {
+      for (const undo of restore) undo()
+    }
+    // aster: 3 accounts, each read once its snapshot is 30 s old
+    expect(reads.aster).toBeGreaterThanOrEqual(3 * 3)
+    expect(reads.aster).toBeLessThanOrEqual(3 * 4)
+    // lighter counts reads per account only: every 10 s
+    expect(reads.lighter).toBeGreaterThanOrEqual(3 * 10)
+    expect(reads.lighter).toBeLessThanOrEqual(3 * 12)
+    for (const [i, o] of owners.entries()) await closeAll(o, [ids[i] ?? ''])
   })
 })

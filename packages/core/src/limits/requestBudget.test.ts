@@ -104,6 +104,17 @@ describe('createRequestBudget', () => {
     expect(fifth.usage()[0]?.ceiling).toBe(20)
   })
 
+  test('behavior: perMinute is what a priority may fill per minute of a limit', () => {
+    // capacity 100 a second at share 0.5: 3,000 a minute of orders
+    const b = budgetOf()
+    expect(b.perMinute('weight', 'order')).toBe(3_000)
+    expect(b.perMinute('weight', 'routine')).toBe(3_000 * 0.75)
+    expect(b.perMinute('weight', 'history')).toBe(3_000 * 0.6)
+    expect(b.perMinute('missing', 'order')).toBeUndefined()
+    b.setLimits([{ id: 'weight', capacity: 2_400, windowMs: 60_000 }])
+    expect(b.perMinute('weight', 'order')).toBe(1_200)
+  })
+
   test('error: a share outside (0, 1] is a RangeError', () => {
     for (const share of [0, -0.5, 1.01, Number.NaN]) {
       expect(() => budgetOf({ share })).toThrow(RangeError)

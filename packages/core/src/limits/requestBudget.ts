@@ -77,6 +77,12 @@ export interface BucketUsage {
 export interface RequestBudget {
   /** Published limits this budget keeps under `share`. */
   limits(): readonly BudgetLimit[]
+  /**
+   * The weight of `limit` requests of `priority` may fill per minute in one
+   * bucket (share × capacity × the priority's ceiling, over the window);
+   * undefined when the budget keeps no such limit.
+   */
+  perMinute(limit: string, priority: RequestPriority): number | undefined
   /** The venue published new limits (e.g. Aster's exchangeInfo): use them. */
   setLimits(limits: readonly BudgetLimit[]): void
   /**
@@ -288,6 +294,13 @@ export function createRequestBudget(
 
   return {
     limits: () => [...limits.values()],
+    perMinute(id, priority) {
+      const l = limits.get(id)
+      if (!l) return undefined
+      return (
+        (l.capacity * share * PRIORITY_CEILING[priority] * 60_000) / l.windowMs
+      )
+    },
     setLimits(next) {
       for (const l of next) limits.set(l.id, l)
       for (const b of buckets.values()) {

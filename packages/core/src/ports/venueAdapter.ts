@@ -126,6 +126,13 @@ export interface VenueAdapter {
     cred: VenueCredential,
     options?: ReadOptions,
   ): Promise<VenuePosition[]>
+  /**
+   * Positions reads a minute that routine monitoring may send to the
+   * venue's per-IP limits, all accounts together (this deployment's budget
+   * share under the routine ceiling); undefined when a read counts only
+   * against its account's own limit (Lighter) or the venue has none.
+   */
+  accountReadsPerMinute?(): number | undefined
   /** Funding settlements on `market` at or after `since` (ISO). */
   funding(
     cred: VenueCredential,

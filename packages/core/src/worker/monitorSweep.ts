@@ -51,29 +51,32 @@ export interface SweepResult {
 export async function runMonitorSweep(deps: WorkerDeps): Promise<SweepResult> {
   const now = deps.clock.now()
   const mine = await ownerShard(deps, now)
-  const snapshots = snapshotReader(deps)
-  let evaluated = 0
-  let written = 0
-  let escalated = 0
-  let afterId: string | undefined
+  const watched: TaskRecord[] = []
   for (;;) {
     const page = await deps.store.tasks.listWatched({
       now: msToIso(now),
-      afterId,
+      afterId: watched[watched.length - 1]?.id,
       limit: PAGE,
     })
-    if (page.length === 0) break
-    afterId = page[page.length - 1]?.id
-    const tasks = page.filter(
-      (t) =>
-        mine(t.owner) &&
-        (t.engineState?.op ?? null) === null &&
-        t.closeRequestedAt === null &&
-        t.resizeRequest === null,
-    )
-    snapshots.want(tasks)
+    watched.push(...page)
+    if (page.length < PAGE) break
+  }
+  // the budget is the deployment's: every worker's accounts count
+  const snapshots = snapshotReader(deps, positionsAges(deps, watched))
+  const tasks = watched.filter(
+    (t) =>
+      mine(t.owner) &&
+      (t.engineState?.op ?? null) === null &&
+      t.closeRequestedAt === null &&
+      t.resizeRequest === null,
+  )
+  snapshots.want(tasks)
+  let evaluated = 0
+  let written = 0
+  let escalated = 0
+  for (let i = 0; i < tasks.length; i += PAGE) {
     const entries: TaskObservation[] = []
-    for (const task of tasks) {
+    for (const task of tasks.slice(i, i + PAGE)) {
       const legs = await snapshots.legs(task)
       const at = msToIso(deps.clock.now())
       if (legs === null) continue
@@ -107,9 +110,56 @@ export async function runMonitorSweep(deps: WorkerDeps): Promise<SweepResult> {
       }
     }
     written += (await deps.store.tasks.recordObservations(entries)).length
-    if (page.length < PAGE) break
   }
   return { evaluated, written, escalated }
+}
+
+/**
+ * How old each venue's positions snapshots may be in this sweep: the
+ * accounts of every watched task, read once each within the age, must fit
+ * in what routine monitoring may send to the venue's per-IP limits.
+ */
+function positionsAges(
+  deps: WorkerDeps,
+  watched: readonly TaskRecord[],
+): ReadonlyMap<VenueId, number> {
+  const accounts = new Map<VenueId, Set<string>>()
+  for (const task of watched) {
+    for (const l of LEGS) {
+      const venue = venueOf(task, l)
+      let set = accounts.get(venue)
+      if (!set) {
+        set = new Set()
+        accounts.set(venue, set)
+      }
+      set.add(task.owner)
+    }
+  }
+  const ages = new Map<VenueId, number>()
+  for (const [venue, owners] of accounts) {
+    const rate = deps.adapters[venue].accountReadsPerMinute?.()
+    ages.set(venue, positionsMaxAgeMs(owners.size, rate))
+  }
+  return ages
+}
+
+/**
+ * The age an account's positions snapshot may reach when `accounts` are
+ * read in turn at `readsPerMinute` at most: POSITIONS_MAX_AGE_MS, or longer
+ * where that would spend more (undefined: no per-IP limit to keep).
+ * @example positionsMaxAgeMs(100, 90) // 66_667: 100 reads take 1.11 min
+ */
+export function positionsMaxAgeMs(
+  accounts: number,
+  readsPerMinute: number | undefined,
+): number {
+  if (readsPerMinute === undefined || !(readsPerMinute > 0)) {
+    return POSITIONS_MAX_AGE_MS
+  }
+  return Math.max(
+    POSITIONS_MAX_AGE_MS,
+    Math.ceil((accounts / readsPerMinute) * 60_000),
+  )
 }
 
 /**
@@ -117,7 +167,7 @@ export async function runMonitorSweep(deps: WorkerDeps): Promise<SweepResult> {
  * positions once, however many tasks share them. An account with a task
  * near a threshold is read younger and ahead of routine reads.
  */
-function snapshotReader(deps: WorkerDeps) {
+function snapshotReader(deps: WorkerDeps, ages: ReadonlyMap<VenueId, number>) {
   const quotes = new Map<string, Promise<MarketQuote>>()
   const creds = sweepCredentials(deps)
   const accounts = new Map<string, { near: boolean }>()
@@ -157,7 +207,9 @@ function snapshotReader(deps: WorkerDeps) {
       held = handled(
         credential(task.owner, venue).then((cred) =>
           adapter.positions(cred, {
-            maxAgeMs: near ? NEAR_THRESHOLD_MAX_AGE_MS : POSITIONS_MAX_AGE_MS,
+            maxAgeMs: near
+              ? NEAR_THRESHOLD_MAX_AGE_MS
+              : (ages.get(venue) ?? POSITIONS_MAX_AGE_MS),
             priority,
           }),
         ),

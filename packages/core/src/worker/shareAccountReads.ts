@@ -74,5 +74,6 @@ function shareOne(adapter: VenueAdapter, clock: Clock): VenueAdapter {
     },
     funding: (cred, market, since, options) =>
       adapter.funding(cred, market, since, options),
+    accountReadsPerMinute: () => adapter.accountReadsPerMinute?.(),
   }
 }

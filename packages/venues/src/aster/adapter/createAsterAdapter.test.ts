@@ -92,6 +92,11 @@ describe('Aster adapter against the signature-checking fake', () => {
     expect(await adapter.rules('NOPEUSDT')).toBeUndefined()
   })
 
+  test('default: accountReadsPerMinute is the routine REQUEST_WEIGHT over positionRisk weight 5', () => {
+    // 2,400 a minute at share 0.5, routine ceiling 0.75: 900 weight
+    expect(adapter.accountReadsPerMinute?.()).toBe(180)
+  })
+
   test('default: an IOC fills and shows as a signed position with its settings', async () => {
     const o = await order({ side: 'short', price: '1' })
     const r = await adapter.rules('ETHUSDT')

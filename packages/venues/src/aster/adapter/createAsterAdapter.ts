@@ -30,6 +30,7 @@ import type { PublishedLimit } from '../../wire/requestCharge.js'
 import type { CallKind } from '../../wire/venueHttp.js'
 import { ASTER_LIMITS } from '../limits/asterLimits.js'
 import { asterLimitsFromExchangeInfo } from '../limits/asterRateLimitEntries.js'
+import { asterRequestWeight } from '../limits/asterRequestWeight.js'
 import {
   type AsterFilters,
   parseAsterFilters,
@@ -450,6 +451,13 @@ export function createAsterAdapter(options: AsterAdapterOptions): VenueAdapter {
 
     order: (cred: VenueCredential, market: string, clientOrderId: string) =>
       query(cred, market, clientOrderId),
+
+    accountReadsPerMinute(): number | undefined {
+      // positionRisk, against the per-IP REQUEST_WEIGHT
+      const weight = budget.perMinute('REQUEST_WEIGHT', 'routine')
+      const perRead = asterRequestWeight('GET', '/fapi/v3/positionRisk', '')
+      return weight === undefined ? undefined : weight / perRead
+    },
 
     async positions(
       cred: VenueCredential,

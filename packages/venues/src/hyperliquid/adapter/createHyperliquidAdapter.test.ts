@@ -175,6 +175,11 @@ describe('rules and quote', () => {
     expect(eth.fundingRateHourly).toBe('-0.00001')
   })
 
+  test('accountReadsPerMinute: routine weight of the per-IP budget over clearinghouseState weight 2', () => {
+    // 1,200 a minute at share 0.5, routine ceiling 0.75: 450 weight
+    expect(adapter().accountReadsPerMinute?.()).toBe(225)
+  })
+
   test('a malformed info answer → VenueUnavailableError', async () => {
     server.use(
       http.post(`${BASE}/info`, () => HttpResponse.json({ nope: true })),

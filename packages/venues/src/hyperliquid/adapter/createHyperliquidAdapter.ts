@@ -27,6 +27,7 @@ import {
   type MarketStream,
   quoteFromStream,
 } from '../../wire/marketStream.js'
+import { hlInfoWeight } from '../limits/hlInfoWeight.js'
 import { isValidHlPrice } from '../precision/formatHlPrice.js'
 import { signL1Action } from '../signing/l1Signature.js'
 import { createNonceClock } from '../signing/nonceClock.js'
@@ -119,11 +120,12 @@ export function createHyperliquidAdapter(
 ): VenueAdapter {
   const clock = options.clock ?? systemClock
   const ttl = options.metaTtlMs ?? 60_000
+  const budget = options.budget ?? createHlBudget({ clock })
   const post: HlPost = createHlTransport({
     baseUrl: options.baseUrl,
     fetchFn: options.fetchFn ?? globalThis.fetch,
     timeout: options.timeout ?? 10_000,
-    budget: options.budget ?? createHlBudget({ clock }),
+    budget,
   })
   const marketMaxAge = options.marketMaxAgeMs ?? 5_000
   const streamMaxAge = options.streamMaxAgeMs ?? 3_000
@@ -324,6 +326,15 @@ export function createHyperliquidAdapter(
         found.order.filledBase,
       )
       return { ...found.order, averagePrice }
+    },
+
+    accountReadsPerMinute(): number | undefined {
+      // a read is one clearinghouseState per dex, against the per-IP weight
+      const perRead =
+        hlInfoWeight('clearinghouseState') *
+        (1 + listing.usedBuilderDexes().length)
+      const weight = budget.perMinute('weight', 'routine')
+      return weight === undefined ? undefined : weight / perRead
     },
 
     async positions(
