@@ -1,4 +1,4 @@
-import { RequestBudgetError } from '@dn/core'
+import { BUDGET_FALLBACK_MS, RequestBudgetError } from '@dn/core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { call, dialects, type TestOwner } from './support/testService.js'
 import { startWorkerBed, type WorkerBed } from './support/workerHarness.js'
@@ -59,8 +59,13 @@ describe.each(dialects())('monitoring running tasks (%s)', (dialect) => {
           'lighter: not sent, its routine request budget is spent; retrying later',
         ),
       )
-    // past the shared positions snapshot's age: the next round reads
+    // past the positions snapshot's age: the sweep evaluates with the
+    // last snapshot while the budget holds the read back
     await bed.advance(11_000)
+    expect(await get(id)).toMatchObject({ status: 'running', error: null })
+    // past the age a snapshot may serve so (BUDGET_FALLBACK_MS): the sweep
+    // cannot evaluate the task, and says why
+    await bed.advance(BUDGET_FALLBACK_MS - 10_000)
     const waiting = await get(id)
     expect(waiting.status).toBe('running')
     expect(waiting.error).toMatch(

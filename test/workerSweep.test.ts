@@ -122,7 +122,12 @@ describe.each(dialects())('the monitor sweep (%s)', (dialect) => {
     const sweep = await runMonitorSweep(bed.worker)
     expect(sweep.escalated).toBe(1)
     const handed = await row(id)
-    expect(handed).toMatchObject({ status: 'running', leaseOwner: null })
+    expect(handed).toMatchObject({
+      status: 'closing',
+      closeReason: 'leg_liquidated',
+      longSize: '0',
+      leaseOwner: null,
+    })
     expect(Date.parse(handed.nextCheckAt ?? '')).toBeLessThanOrEqual(
       bed.clock.now(),
     )

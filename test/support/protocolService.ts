@@ -50,6 +50,11 @@ export async function startProtocolService(o: {
   readonly workerId: string
   /** nonce counters of the protocol adapters (default: per process) */
   readonly counters?: (svc: () => TestService) => Pick<Store, 'counters'>
+  /** where the worker logs @default nowhere */
+  readonly logger?: {
+    info(msg: string, fields?: object): void
+    error(msg: string, fields?: object): void
+  }
   /** the worker trades through these instead (wire faults, spies) */
   readonly workerAdapters?: (
     venues: ComposedVenues,
@@ -96,7 +101,7 @@ export async function startProtocolService(o: {
       binders: venues.binders,
       masterKey: o.masterKey,
       workerId: o.workerId,
-      logger: { info: () => {}, error: () => {} },
+      logger: o.logger ?? { info: () => {}, error: () => {} },
     }),
     { idleMs: 25 },
   )

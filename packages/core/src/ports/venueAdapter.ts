@@ -94,6 +94,12 @@ export interface ReadOptions {
   readonly maxAgeMs?: number | undefined
   /** @default 'routine' (funding: 'history') */
   readonly priority?: RequestPriority | undefined
+  /**
+   * When the request budget holds the read back, a snapshot at most this
+   * old may be served instead of failing (a snapshot our own orders made
+   * stale never is) @default 0
+   */
+  readonly budgetFallbackMs?: number | undefined
 }
 
 /**

@@ -14,6 +14,7 @@ import { dec } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
 import {
   changedShows,
+  closeStart,
   evaluateRunningTask,
   type LegReading,
   type RunningVerdict,
@@ -583,6 +584,43 @@ function showing(t: TaskRecord, v: RunningVerdict): TaskRecord {
     engineState: { ...(t.engineState ?? ENGINE), ...v.state },
   }
 }
+
+describe('closeStart', () => {
+  test('no rule holds: null', () => {
+    const t = running()
+    expect(closeStart(t, evaluate(t))).toBeNull()
+  })
+
+  test('a rule holds: closing for its reason', () => {
+    const t = running({ liqProtectionPct: '10' })
+    const v = evaluate(
+      t,
+      legs({ short: { position: { liquidationPrice: '105' } } }),
+    )
+    expect(closeStart(t, v)).toEqual({
+      status: 'closing',
+      closeReason: 'liquidation_protection',
+    })
+  })
+
+  test('a liquidated leg is booked at zero, the other kept', () => {
+    const t = running()
+    expect(
+      closeStart(t, evaluate(t, legs({ short: { position: null } }))),
+    ).toEqual({
+      status: 'closing',
+      closeReason: 'leg_liquidated',
+      shortSize: '0',
+    })
+    expect(
+      closeStart(t, evaluate(t, legs({ long: { position: null } }))),
+    ).toEqual({
+      status: 'closing',
+      closeReason: 'leg_liquidated',
+      longSize: '0',
+    })
+  })
+})
 
 describe('changedShows', () => {
   test('is null when the task already shows everything the verdict shows', () => {

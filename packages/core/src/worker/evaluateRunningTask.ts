@@ -120,6 +120,25 @@ export function evaluateRunningTask(
 }
 
 /**
+ * The fields that start the close a verdict calls for: the task goes to
+ * `closing` for its reason, and a leg whose position is gone is booked at
+ * zero (nothing is left there to close). Null when no rule holds.
+ */
+export function closeStart(
+  task: TaskRecord,
+  verdict: RunningVerdict,
+): Pick<TaskPatch, 'status' | 'closeReason' | 'longSize' | 'shortSize'> | null {
+  if (verdict.close === null) return null
+  const gone = verdict.liquidatedLeg
+  return {
+    status: 'closing',
+    closeReason: task.closeReason ?? verdict.close,
+    ...(gone === 'long' ? { longSize: '0' } : {}),
+    ...(gone === 'short' ? { shortSize: '0' } : {}),
+  }
+}
+
+/**
  * The part of a verdict that differs from what the task shows now, as a
  * patch (engine state included); null when nothing it shows changed.
  */

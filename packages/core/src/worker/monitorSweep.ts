@@ -12,6 +12,7 @@ import type { VenueCredential, VenuePosition } from '../ports/venueAdapter.js'
 import { msToIso } from '../util/time.js'
 import {
   changedShows,
+  closeStart,
   evaluateRunningTask,
   type LegReading,
 } from './evaluateRunningTask.js'
@@ -26,6 +27,12 @@ import {
 import type { WorkerDeps } from './workerDeps.js'
 
 const LEGS: readonly Leg[] = ['long', 'short']
+/**
+ * How old a positions snapshot the sweep evaluates with when the request
+ * budget holds its read back (a snapshot our own orders made stale is
+ * never used).
+ */
+export const BUDGET_FALLBACK_MS = 60_000
 /** Rows read per page of the watched tasks. */
 const PAGE = 2_000
 
@@ -35,7 +42,7 @@ export interface SweepResult {
   readonly evaluated: number
   /** rows written because something they show changed */
   readonly written: number
-  /** tasks handed to a claim because a close rule holds */
+  /** tasks put to closing, for a claim, because a close rule holds */
   readonly escalated: number
 }
 
@@ -45,8 +52,8 @@ export interface SweepResult {
  * the latest market and account snapshots, which are read once per market
  * and once per account for the whole sweep. A task's row is written only
  * when something it shows changed, all in one transaction per page; a task
- * whose close rule holds is made due, and the claim loop closes it under a
- * lease.
+ * whose close rule holds goes to `closing` and is made due, and the claim
+ * loop sends its close under a lease.
  */
 export async function runMonitorSweep(deps: WorkerDeps): Promise<SweepResult> {
   const now = deps.clock.now()
@@ -94,12 +101,15 @@ export async function runMonitorSweep(deps: WorkerDeps): Promise<SweepResult> {
       evaluated++
       const verdict = evaluateRunningTask(task, legs, now, deps.fundingGraceMs)
       const changed = changedShows(task, verdict) ?? {}
-      if (verdict.close !== null) {
+      const closing = closeStart(task, verdict)
+      if (closing !== null) {
+        // closing at once: the claim that sends the close reads no
+        // positions at routine priority again
         escalated++
         entries.push({
           id: task.id,
           fence: task.fence,
-          patch: { ...changed, nextCheckAt: at, updatedAt: at },
+          patch: { ...changed, ...closing, nextCheckAt: at, updatedAt: at },
         })
       } else if (Object.keys(changed).length > 0) {
         entries.push({
@@ -211,6 +221,9 @@ function snapshotReader(deps: WorkerDeps, ages: ReadonlyMap<VenueId, number>) {
               ? NEAR_THRESHOLD_MAX_AGE_MS
               : (ages.get(venue) ?? POSITIONS_MAX_AGE_MS),
             priority,
+            // streamed marks against the last known liquidation prices
+            // beat no evaluation while the budget holds the read back
+            budgetFallbackMs: BUDGET_FALLBACK_MS,
           }),
         ),
       )

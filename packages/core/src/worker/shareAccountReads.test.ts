@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import type { VenueId } from '../domain/venue.js'
+import { RequestBudgetError, VenueUnavailableError } from '../errors/venue.js'
 import type { MarketQuote, MarketRules } from '../ports/marketData.js'
 import type {
   ReadOptions,
@@ -382,6 +383,47 @@ describe('shareAccountReads', () => {
     expect(await s.hl.positions(ALICE, { maxAgeMs: 60_000 })).toEqual([
       position('ok'),
     ])
+  })
+
+  test('behavior: a read the budget holds back is answered with a snapshot within budgetFallbackMs, never one our orders made stale', async () => {
+    const s = setup()
+    await s.hl.positions(ALICE)
+    const a = s.adapter as {
+      -readonly [K in keyof VenueAdapter]: VenueAdapter[K]
+    }
+    const read = a.positions
+    const refused = new RequestBudgetError('hl: routine budget spent')
+    a.positions = async () => {
+      throw refused
+    }
+    s.advance(20_000)
+    // within the fallback: the last snapshot
+    expect(await s.hl.positions(ALICE, { budgetFallbackMs: 20_000 })).toEqual([
+      position('1'),
+    ])
+    // without one, or past it: the budget's refusal
+    await expect(s.hl.positions(ALICE)).rejects.toBe(refused)
+    s.advance(1)
+    await expect(
+      s.hl.positions(ALICE, { budgetFallbackMs: 20_000 }),
+    ).rejects.toBe(refused)
+    // any other failure is never covered
+    a.positions = async () => {
+      throw new VenueUnavailableError('down')
+    }
+    await expect(
+      s.hl.positions(ALICE, { budgetFallbackMs: 60_000 }),
+    ).rejects.toThrow('down')
+    // our own order drops the snapshot: nothing to fall back on
+    a.positions = read
+    await s.hl.positions(ALICE)
+    await s.hl.place(ALICE, {} as never)
+    a.positions = async () => {
+      throw refused
+    }
+    await expect(
+      s.hl.positions(ALICE, { budgetFallbackMs: 60_000 }),
+    ).rejects.toBe(refused)
   })
 
   test('behavior: each venue is wrapped on its own', async () => {

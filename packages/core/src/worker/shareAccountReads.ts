@@ -1,4 +1,5 @@
 import type { VenueId } from '../domain/venue.js'
+import { RequestBudgetError } from '../errors/venue.js'
 import type { RequestPriority } from '../limits/requestBudget.js'
 import type { Clock } from '../ports/clock.js'
 import type {
@@ -14,6 +15,8 @@ import { createSharedRead } from '../util/sharedRead.js'
  * and callers arriving while a read is in flight share it. Our own
  * orders' answers (place, cancel, lookups) may change positions, so the
  * account's snapshot is dropped after each and the next read is fresh.
+ * A read the request budget holds back may be answered with the last
+ * snapshot up to `budgetFallbackMs` old.
  */
 export function shareAccountReads(
   adapters: Readonly<Record<VenueId, VenueAdapter>>,
@@ -70,7 +73,21 @@ function shareOne(adapter: VenueAdapter, clock: Clock): VenueAdapter {
       const key = accountKey(cred)
       creds.set(key, cred)
       pending.set(key, options?.priority)
-      return (await reads.get(key, options?.maxAgeMs ?? 0)).value
+      try {
+        return (await reads.get(key, options?.maxAgeMs ?? 0)).value
+      } catch (err) {
+        // dropped after our own orders, so never older than our last fill
+        const last = reads.peek(key)
+        const fallback = options?.budgetFallbackMs ?? 0
+        if (
+          err instanceof RequestBudgetError &&
+          last !== undefined &&
+          clock.now() - last.at <= fallback
+        ) {
+          return last.value
+        }
+        throw err
+      }
     },
     funding: (cred, market, since, options) =>
       adapter.funding(cred, market, since, options),

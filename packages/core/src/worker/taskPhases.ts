@@ -5,7 +5,7 @@ import { CredentialUnavailableError } from '../errors/worker.js'
 import type { MarketQuote, MarketRules } from '../ports/marketData.js'
 import { dec, decString, floorToStep } from '../util/decimal.js'
 import { msToIso, nextHourAfter } from '../util/time.js'
-import { evaluateRunningTask } from './evaluateRunningTask.js'
+import { closeStart, evaluateRunningTask } from './evaluateRunningTask.js'
 import { MONITOR_MS, startOperation, type TaskStep } from './processTask.js'
 import {
   CLOSE_SLIPPAGE_BPS,
@@ -284,14 +284,10 @@ export async function monitorTask(step: TaskStep): Promise<number | null> {
       fundingCheckAt,
     },
   })
-  const t = step.task
-  if (verdict.liquidatedLeg !== null) {
-    const l = verdict.liquidatedLeg
-    await step.save({
-      longSize: l === 'long' ? '0' : t.longSize,
-      shortSize: l === 'short' ? '0' : t.shortSize,
-    })
+  const closing = closeStart(step.task, verdict)
+  if (closing !== null && verdict.close !== null) {
+    await step.save(closing)
+    return startClose(step, verdict.close)
   }
-  if (verdict.close !== null) return startClose(step, verdict.close)
   return Date.parse(fundingCheckAt)
 }
