@@ -1,36 +1,29 @@
-// Venue budget benchmark (part 1 of the issue): one running paired task
+// Venue budget benchmark. Part 1: one running paired task
 // per venue pair, the whole service composed in one process as `dn up`
 // runs it (SQLite store, real protocol adapters and binders against the
 // protocol fakes over one simulator, the HTTP API, one worker), and the
 // requests and weight each venue receives, counted AT THE FAKES
 // (`rateLimitUsage()`), not inside the adapters. The fakes enforce the
 // venues' published limits, so an over-budget request is refused (429,
-// Aster 418 bans) as the venue would refuse it.
+// Aster 418 bans) as the venue would refuse it. Part 2
+// (bench/venueBudgetScale.mjs, run after): 1,000 tasks of 100 owners.
 // Run with `npm run bench` (builds first), or alone:
 // `npm run build && node bench/venueBudget.mjs`.
+import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { availableParallelism, tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { availableParallelism } from 'node:os'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { fileURLToPath } from 'node:url'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import {
-  composeServerDeps,
-  composeVenues,
-  composeWorkerDeps,
-  deriveKey,
-  PROTOCOL_VENUES,
-  protocolVenueOptions,
-} from '../packages/cli/dist/index.js'
+import { PROTOCOL_VENUES } from '../packages/cli/dist/index.js'
 import { createDnClient } from '../packages/client/dist/index.js'
+import { composeBenchService } from './composeBenchService.mjs'
 import {
-  createAdapterOrderLookup,
-  createAesGcmSecrets,
-  startWorker,
-} from '../packages/core/dist/index.js'
-import { createSqliteStore } from '../packages/core/dist/store/sqlite.js'
-import { silentLogger, startHttpServer } from '../packages/server/dist/index.js'
-import { createSimVenues } from '../packages/venues/dist/index.js'
+  bucketRows,
+  createSampler,
+  MINUTE_MS,
+  snapshot,
+} from './fakeUsageSampler.mjs'
 
 const env = process.env
 const SECONDS = Number(env.BENCH_BUDGET_SECONDS ?? 60)
@@ -42,9 +35,7 @@ const MINUTES = Math.max(1, Math.round(SECONDS / 60))
 // steady monitoring (no binding or opening)
 const WARMUP_SECONDS = Number(env.BENCH_BUDGET_WARMUP_SECONDS ?? 60)
 const SIZE_USD = Number(env.BENCH_BUDGET_SIZE_USD ?? 200)
-const SAMPLE_MS = 100
 const SETUP_TIMEOUT_MS = 240_000
-const MINUTE_MS = 60_000
 
 /** One task per venue pair: long leg venue / short leg venue. */
 const PAIRS = [
@@ -65,9 +56,6 @@ const BASELINE = {
     approx: true,
   },
 }
-
-/** Limits counted per calendar window at the fake (Aster's minute). */
-const FIXED_WINDOW = new Set(['aster'])
 
 const t = () => new Date().toISOString().slice(11, 23)
 const log = (...a) => console.error(`[${t()}]`, ...a)
@@ -121,123 +109,18 @@ const withTimeout = (what, ms, p) =>
 
 // --------------------------------------------------------------- compose
 
-async function compose() {
-  const dir = mkdtempSync(join(tmpdir(), 'dn-bench-budget-'))
-  closers.push(['temp dir', async () => rmSync(dir, { recursive: true })])
-  const store = await createSqliteStore({ filename: join(dir, 'dn.sqlite') })
-  closers.push(['store', () => store.close()])
-
-  // as `dn up`: budget share, Lighter tier, networks and fees from the
-  // environment, nonces and stored credentials from the store
-  const options = protocolVenueOptions(env, store, MASTER)
-  const lighterTier = options.lighterTier ?? 'standard'
-  const sim = createSimVenues({ seed: Number(env.BENCH_BUDGET_SEED ?? 1) })
-  // as `dn up`: a fake per venue that enforces its published limits
-  const venues = await composeVenues(sim, {}, options)
-  const fakes = Object.fromEntries(
-    PROTOCOL_VENUES.map((venue) => [
-      venue,
-      { rateLimitUsage: () => venues.rateLimitUsage()[venue] ?? [] },
-    ]),
-  )
-  closers.push(['venues', () => venues.close()])
-
-  const deps = composeServerDeps({
-    store,
-    markets: venues.marketData,
-    masterKey: MASTER,
-    env: 'bench',
-    // the client polls task status: keep the API's own 120/min per key
-    // out of the way (it is not what is measured)
-    rateLimit: 100_000,
-    logger: silentLogger,
-    venueOrders: createAdapterOrderLookup({
-      repos: store,
-      secrets: createAesGcmSecrets(deriveKey(MASTER, 'venue-credentials')),
-      adapters: venues.adapters,
-    }),
-    binding: { binders: venues.binders, config: options.config },
-  })
-  const server = await startHttpServer(deps, { host: '127.0.0.1', port: 0 })
-  closers.push(['http server', () => server.close()])
-  const worker = startWorker(
-    composeWorkerDeps({
-      store,
-      adapters: venues.adapters,
-      binders: venues.binders,
-      masterKey: MASTER,
-      logger: workerLogger,
-    }),
-  )
-  // the worker stops before the server, the fakes and the store close
-  closers.push(['worker', () => worker.stop()])
-  return { sim, fakes, url: server.url, lighterTier, options }
-}
-
 // ------------------------------------------------------------- measuring
-
-/**
- * Reads every bucket of every fake every SAMPLE_MS: the highest weight a
- * bucket held while measuring, and for calendar-window limits (Aster)
- * the weight added (a window's weight only grows until the next one).
- */
-function createSampler(fakes) {
-  const buckets = new Map()
-  let measuring = false
-  function sample() {
-    const at = Date.now()
-    for (const [venue, fake] of Object.entries(fakes)) {
-      for (const u of fake.rateLimitUsage()) {
-        const key = `${venue}\u0000${u.limit}\u0000${u.subject}`
-        let b = buckets.get(key)
-        if (!b) {
-          b = { venue, usage: u, added: 0, lastWeight: 0, lastMinute: null }
-          b.peakInWindow = 0
-          buckets.set(key, b)
-        }
-        const minute = Math.floor(at / MINUTE_MS)
-        if (FIXED_WINDOW.has(venue)) {
-          const fresh = b.lastMinute !== minute || u.weight < b.lastWeight
-          b.added += fresh ? u.weight : u.weight - b.lastWeight
-        }
-        b.lastMinute = minute
-        b.lastWeight = u.weight
-        b.usage = u
-        if (measuring) b.peakInWindow = Math.max(b.peakInWindow, u.weight)
-      }
-    }
-  }
-  const timer = setInterval(sample, SAMPLE_MS)
-  return {
-    buckets,
-    sample,
-    setMeasuring(on) {
-      sample()
-      measuring = on
-      sample()
-    },
-    stop() {
-      clearInterval(timer)
-    },
-  }
-}
-
-/** Every bucket as it stands: usage, and what the sampler added up. */
-function snapshot(sampler) {
-  sampler.sample()
-  return new Map(
-    [...sampler.buckets].map(([k, b]) => [
-      k,
-      { ...b.usage, venue: b.venue, added: b.added },
-    ]),
-  )
-}
 
 // ------------------------------------------------------------------ main
 
 async function main() {
   const started = Date.now()
-  const svc = await compose()
+  const svc = await composeBenchService({
+    env,
+    master: MASTER,
+    workerLogger,
+    closers,
+  })
   const sampler = createSampler(svc.fakes)
   closers.push(['sampler', async () => sampler.stop()])
   log(`composed: api ${svc.url}; fakes enforce published limits`)
@@ -355,40 +238,13 @@ async function main() {
 
   const final = await Promise.all(tasks.map((x) => dn.getTask(x.taskId)))
   const windowErrors = workerErrors.slice(errorsBefore)
-  const rows = [...after].map(([k, a]) => {
-    const b = before.get(k) ?? {
-      requests: 0,
-      refused: 0,
-      peak: 0,
-      added: 0,
-    }
-    const s = sampler.buckets.get(k)
-    const weightPerMin = FIXED_WINDOW.has(a.venue)
-      ? (a.added - b.added) / MINUTES
-      : minuteReads.reduce((sum, r) => sum + (r.get(k)?.weight ?? 0), 0) /
-        MINUTES
-    const peak = Math.max(s.peakInWindow, a.peak > b.peak ? a.peak : 0)
-    return {
-      venue: a.venue,
-      limit: a.limit,
-      per: a.per,
-      subject: a.subject,
-      capacity: a.capacity,
-      requestsPerMin: (a.requests - b.requests) / MINUTES,
-      weightPerMin,
-      peak,
-      lifetimePeak: a.peak,
-      refused: a.refused - b.refused,
-      refusedTotal: a.refused,
-    }
+  const rows = bucketRows({
+    before,
+    after,
+    minuteReads,
+    sampler,
+    minutes: MINUTES,
   })
-  const order = (v) => PROTOCOL_VENUES.indexOf(v)
-  rows.sort(
-    (x, y) =>
-      order(x.venue) - order(y.venue) ||
-      (x.per === y.per ? 0 : x.per === 'ip' ? -1 : 1) ||
-      x.limit.localeCompare(y.limit),
-  )
   return {
     rows,
     final,
@@ -511,5 +367,15 @@ try {
 } finally {
   await closeAll()
   clearTimeout(watchdog)
+}
+// part 2, in a process of its own (fresh fakes, windows and store):
+// 1,000 tasks of 100 owners; BENCH_BUDGET_SCALE=0 skips it
+if (code === 0 && env.BENCH_BUDGET_SCALE !== '0') {
+  const scale = spawnSync(
+    process.execPath,
+    [fileURLToPath(new URL('./venueBudgetScale.mjs', import.meta.url))],
+    { stdio: 'inherit' },
+  )
+  code = scale.status ?? 1
 }
 process.exitCode = code

@@ -46,6 +46,9 @@ export async function composeRemoteVenues(
     protocolUrls: urls,
     // the venues (or a simulator) run elsewhere: nothing counted here
     rateLimitUsage: () => ({}),
+    seedBinding(venue) {
+      throw new Error(`${venue} is not served by a local fake`)
+    },
     close: async () => protocol.close(),
   }
 }

@@ -1,4 +1,5 @@
 import {
+  type BindingConfig,
   type MarketData,
   UnavailableError,
   type VenueAdapter,
@@ -7,12 +8,19 @@ import {
   VenueUnavailableError,
 } from '@dn/core'
 import {
+  ASTER_MAX_BUILDER_FEE_RATE,
+  type AsterFake,
   type FakeBucketUsage,
+  generateLighterKeyPair,
+  type HyperliquidFake,
+  type LighterFake,
+  pickLighterApiKeySlot,
   type SimVenues,
   startAsterFake,
   startHyperliquidFake,
   startLighterFake,
 } from '@dn/venues'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import {
   composeProtocolVenues,
   PROTOCOL_VENUES,
@@ -28,6 +36,19 @@ export interface ComposedVenues {
   readonly protocolUrls: ProtocolUrls
   /** what each local fake counted against its venue's limits */
   rateLimitUsage(): Partial<Record<VenueId, FakeBucketUsage[]>>
+  /**
+   * Writes at a local fake what a completed binding of `owner` leaves
+   * there (an approved agent, a registered API key), without the venue
+   * requests, and returns the credential to store: for benchmarks that
+   * need more bound accounts than the venues' limits let them bind in
+   * reasonable time. Lighter needs the account's `accountIndex`.
+   * @throws Error for a venue served elsewhere than by a local fake
+   */
+  seedBinding(
+    venue: VenueId,
+    owner: string,
+    accountIndex?: number,
+  ): { credentialRef: string; secret: string }
   close(): Promise<void>
 }
 
@@ -43,6 +64,9 @@ export async function composeVenues(
 ): Promise<ComposedVenues> {
   const closers: Array<() => Promise<void>> = []
   const usage: Partial<Record<VenueId, () => FakeBucketUsage[]>> = {}
+  const seeders: Partial<
+    Record<VenueId, (owner: string, accountIndex?: number) => Seeded>
+  > = {}
   const urls: Partial<Record<VenueId, string>> = { ...given }
   const now = () => sim.clock.now()
   // the fakes refuse what the venues would, by the wall clock (as the
@@ -82,6 +106,7 @@ export async function composeVenues(
               })
       closers.push(fake.close)
       usage[venue] = fake.rateLimitUsage
+      seeders[venue] = seederOf(fake, options.config)
       urls[venue] = fake.url
     }
   } catch (err) {
@@ -100,10 +125,58 @@ export async function composeVenues(
       Object.fromEntries(
         Object.entries(usage).map(([v, read]) => [v, read()]),
       ) as Partial<Record<VenueId, FakeBucketUsage[]>>,
+    seedBinding(venue, owner, accountIndex) {
+      const seed = seeders[venue]
+      if (!seed) throw new Error(`${venue} is not served by a local fake`)
+      return seed(owner, accountIndex)
+    },
     close: async () => {
       protocol.close()
       for (const close of closers) await close()
     },
+  }
+}
+
+type Seeded = { credentialRef: string; secret: string }
+
+/** How a binding is written straight into one kind of fake. */
+function seederOf(
+  fake: HyperliquidFake | AsterFake | LighterFake,
+  config: BindingConfig,
+): (owner: string, accountIndex?: number) => Seeded {
+  if ('seedApiKey' in fake) {
+    return (_owner, accountIndex) => {
+      if (accountIndex === undefined) {
+        throw new RangeError('a Lighter binding needs an accountIndex')
+      }
+      const keys = generateLighterKeyPair()
+      const slot = pickLighterApiKeySlot([])
+      fake.seedApiKey(accountIndex, slot, keys.publicKey)
+      return {
+        credentialRef: `${accountIndex}:${slot}`,
+        secret: keys.privateKey,
+      }
+    }
+  }
+  return (owner) => {
+    const secret = generatePrivateKey()
+    const agent = privateKeyToAccount(secret).address
+    if ('builderCap' in fake) {
+      // as the signed approval does: the builder's fee cap with the agent
+      fake.seedAgent(
+        owner,
+        agent,
+        config.feeApproval
+          ? {
+              address: config.builderAddress,
+              maxFeeRate: ASTER_MAX_BUILDER_FEE_RATE,
+            }
+          : undefined,
+      )
+    } else {
+      fake.seedAgent(owner, agent)
+    }
+    return { credentialRef: agent, secret }
   }
 }
 

@@ -78,13 +78,15 @@ export async function runMonitorSweep(deps: WorkerDeps): Promise<SweepResult> {
       t.resizeRequest === null,
   )
   snapshots.want(tasks)
+  // every account and market is read at once, not one after the other
+  const readings = tasks.map((t) => snapshots.legs(t))
   let evaluated = 0
   let written = 0
   let escalated = 0
   for (let i = 0; i < tasks.length; i += PAGE) {
     const entries: TaskObservation[] = []
-    for (const task of tasks.slice(i, i + PAGE)) {
-      const legs = await snapshots.legs(task)
+    for (const [j, task] of tasks.slice(i, i + PAGE).entries()) {
+      const legs = (await readings[i + j]) ?? null
       const at = msToIso(deps.clock.now())
       if (legs === null) continue
       if (legs instanceof Error) {

@@ -153,7 +153,8 @@ describe('Aster adapter against the signature-checking fake', () => {
       baseUrl: fake.url,
       nonceSource: async () => fixed,
     })
-    // the position-mode check spends the nonce, positionRisk reuses it
+    // the first read spends the nonce, the second reuses it
+    await replaying.positions(cred)
     const err = await refusedWith(replaying.positions(cred), -4225)
     expect(err.reason).toBe('Nonce Expired')
   })
@@ -271,6 +272,10 @@ describe('Aster adapter against the signature-checking fake', () => {
     const fresh = createAsterAdapter({ baseUrl: fake.url })
     const o = await order()
     await expect(fresh.place(hedged, o)).rejects.toThrow(/Hedge Mode/)
+    // no position held: nothing to read wrongly
+    expect(await fresh.positions(hedged)).toEqual([])
+    // one held in Hedge Mode (opened elsewhere): its rows are refused
+    exchange.place(hedged.owner, { ...o, clientOrderId: cloid() })
     await expect(fresh.positions(hedged)).rejects.toBeInstanceOf(
       VenueRejectedError,
     )

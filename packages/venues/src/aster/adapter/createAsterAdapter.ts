@@ -463,7 +463,8 @@ export function createAsterAdapter(options: AsterAdapterOptions): VenueAdapter {
       cred: VenueCredential,
       read?: ReadOptions,
     ): Promise<VenuePosition[]> {
-      await requireOneWay(cred)
+      // no positionSide/dual check first (weight 30 an owner): the rows'
+      // positionSide shows Hedge Mode, and only orders depend on the mode
       const raw = await signed(
         cred,
         'GET',

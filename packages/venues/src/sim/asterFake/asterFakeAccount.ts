@@ -8,7 +8,10 @@ type Pairs = readonly (readonly [string, string])[]
 
 const ok = { code: 200, msg: 'success' }
 
-/** `GET /fapi/v3/positionRisk`: one-way rows (`positionSide` BOTH). */
+/**
+ * `GET /fapi/v3/positionRisk`: rows of held positions, `positionSide` BOTH
+ * in One-way Mode, LONG or SHORT (by the side held) in Hedge Mode.
+ */
 export function positionRisk(
   state: AsterFakeState,
   user: string,
@@ -37,7 +40,11 @@ export function positionRisk(
       marginType: p.marginMode,
       isolatedMargin: '0',
       isAutoAddMargin: 'false',
-      positionSide: 'BOTH',
+      positionSide: !state.hedge.has(user)
+        ? 'BOTH'
+        : dec(p.size).isNegative()
+          ? 'SHORT'
+          : 'LONG',
       updateTime: state.now(),
     }))
 }

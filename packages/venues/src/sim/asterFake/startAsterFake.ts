@@ -68,6 +68,17 @@ export interface AsterFake {
   close(): Promise<void>
   /** the API wallets `user` approved, as `GET /fapi/v3/agent` lists them */
   agents(user: string): AsterFakeAgent[]
+  /**
+   * Approves `agent` (perpetuals only, no withdrawals) for `user`, and a
+   * builder's fee cap when given, as a signed approveAgent would, without
+   * the request: for benchmarks that need more bound accounts than the
+   * venue's limits let them bind.
+   */
+  seedAgent(
+    user: string,
+    agent: string,
+    builder?: { readonly address: string; readonly maxFeeRate: string },
+  ): void
   /** the builder fee cap `user` approved for `builder`, if any */
   builderCap(user: string, builder: string): string | undefined
   /** the builder fields an order was placed with */
@@ -224,6 +235,26 @@ export async function startAsterFake(
     agents: (user) => [
       ...(state.agents.get(user.toLowerCase())?.values() ?? []),
     ],
+    seedAgent(user, agent, builder) {
+      const u = user.toLowerCase()
+      if (builder) {
+        state.builders.set(
+          `${u}|${builder.address.toLowerCase()}`,
+          builder.maxFeeRate,
+        )
+      }
+      const list = state.agents.get(u) ?? new Map<string, AsterFakeAgent>()
+      list.set(agent.toLowerCase(), {
+        agentAddress: agent,
+        agentName: 'dn',
+        ipWhitelist: '',
+        expired: Number.MAX_SAFE_INTEGER,
+        canSpotTrade: false,
+        canPerpTrade: true,
+        canWithdraw: false,
+      })
+      state.agents.set(u, list)
+    },
     builderCap: (user, builder) =>
       state.builders.get(`${user.toLowerCase()}|${builder.toLowerCase()}`),
     orderBuilder: (user, clientOrderId) => {

@@ -18,7 +18,11 @@ import type { FakeBucketUsage } from '../fakeRateLimits.js'
 import { listen, readBody } from '../loopbackHttp.js'
 import type { SimExchange } from '../simExchange.js'
 import { handleExchange } from './hlExchange.js'
-import { createHlFakeState, type HlFakeAgent } from './hlFakeState.js'
+import {
+  approveAgent,
+  createHlFakeState,
+  type HlFakeAgent,
+} from './hlFakeState.js'
 import { attachHlFakeStreams } from './hlFakeStreams.js'
 import { HlInfoError, handleInfo } from './hlInfo.js'
 import { sendHlRateLimited } from './sendHlRateLimited.js'
@@ -61,6 +65,12 @@ export interface HyperliquidFake {
   close(): Promise<void>
   /** the API wallets `user` approved, as `extraAgents` lists them */
   agents(user: string): HlFakeAgent[]
+  /**
+   * Approves `agent` for `user` as a signed approveAgent would, without
+   * the request: for benchmarks that need more bound accounts than the
+   * venue's limits let them bind in reasonable time.
+   */
+  seedAgent(user: string, agent: string): void
   /** every rate-limit bucket: requests, weight, refusals, peak */
   rateLimitUsage(): FakeBucketUsage[]
 }
@@ -173,6 +183,7 @@ export async function startHyperliquidFake(
     agents: (user) => [
       ...(state.agentsByUser.get(user.toLowerCase())?.values() ?? []),
     ],
+    seedAgent: (user, agent) => approveAgent(state, user, agent, 'dn'),
     rateLimitUsage: () => limiter.usage(),
   }
 }

@@ -26,6 +26,7 @@ import { handleRead } from './lighterFakeReads.js'
 import {
   createLighterFakeState,
   engineOrderId,
+  keyId,
   type LighterFakeState,
 } from './lighterFakeState.js'
 import { createLighterFakeStreams } from './lighterFakeStreams.js'
@@ -64,6 +65,12 @@ export interface LighterFake {
   engineOrderId(accountIndex: number, clientOrderId: string): string
   /** protocol state, for tests that inspect keys and nonces */
   readonly state: LighterFakeState
+  /**
+   * Registers an API key's public key (`0x` + 80 hex) in a slot as a
+   * signed ChangePubKey would, without the tx: for benchmarks that need
+   * more bound accounts than the venue's limits let them bind.
+   */
+  seedApiKey(accountIndex: number, apiKeyIndex: number, publicKey: string): void
   /** every rate-limit bucket: requests, weight, refusals, peak */
   rateLimitUsage(): FakeBucketUsage[]
   /** the WebSocket, `${url}/stream` as `ws://` (`lighterFakeStreams.ts`) */
@@ -203,6 +210,12 @@ export async function startLighterFake(
     streamClients: streams.clients,
     chainId,
     state,
+    seedApiKey(accountIndex, apiKeyIndex, publicKey) {
+      state.keys.set(
+        keyId(accountIndex, apiKeyIndex),
+        publicKey.replace(/^0x/, '').toLowerCase(),
+      )
+    },
     engineOrderId: (accountIndex, clientOrderId) =>
       engineOrderId(accountIndex, lighterClientOrderIndex(clientOrderId)),
     close: async () => {
