@@ -139,6 +139,15 @@ export interface VenueAdapter {
    * against its account's own limit (Lighter) or the venue has none.
    */
   accountReadsPerMinute?(): number | undefined
+  /**
+   * The accounts (owner addresses) the monitor watches on this venue,
+   * busiest first: a venue with user streams streams the first ones it
+   * may (Hyperliquid: 10 users per IP) and serves their positions from
+   * the stream, with no request.
+   */
+  streamAccounts?(owners: readonly string[]): void
+  /** True while `owner`'s positions come fresh from a user stream. */
+  accountStreamed?(owner: string): boolean
   /** Funding settlements on `market` at or after `since` (ISO). */
   funding(
     cred: VenueCredential,

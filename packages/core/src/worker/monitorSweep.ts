@@ -69,7 +69,6 @@ export async function runMonitorSweep(deps: WorkerDeps): Promise<SweepResult> {
     if (page.length < PAGE) break
   }
   // the budget is the deployment's: every worker's accounts count
-  const snapshots = snapshotReader(deps, positionsAges(deps, watched))
   const tasks = watched.filter(
     (t) =>
       mine(t.owner) &&
@@ -77,6 +76,8 @@ export async function runMonitorSweep(deps: WorkerDeps): Promise<SweepResult> {
       t.closeRequestedAt === null &&
       t.resizeRequest === null,
   )
+  streamBusiest(deps, tasks)
+  const snapshots = snapshotReader(deps, positionsAges(deps, watched))
   snapshots.want(tasks)
   // every account and market is read at once, not one after the other
   const readings = tasks.map((t) => snapshots.legs(t))
@@ -139,6 +140,8 @@ function positionsAges(
   for (const task of watched) {
     for (const l of LEGS) {
       const venue = venueOf(task, l)
+      // a streamed account costs no request
+      if (deps.adapters[venue].accountStreamed?.(task.owner)) continue
       let set = accounts.get(venue)
       if (!set) {
         set = new Set()
@@ -153,6 +156,31 @@ function positionsAges(
     ages.set(venue, positionsMaxAgeMs(owners.size, rate))
   }
   return ages
+}
+
+/**
+ * Tells each venue this worker's accounts there, the busiest (most
+ * watched tasks) first, so a venue with user streams streams those.
+ */
+function streamBusiest(deps: WorkerDeps, tasks: readonly TaskRecord[]) {
+  const counts = new Map<VenueId, Map<string, number>>()
+  for (const task of tasks) {
+    for (const l of LEGS) {
+      const venue = venueOf(task, l)
+      let byOwner = counts.get(venue)
+      if (!byOwner) {
+        byOwner = new Map()
+        counts.set(venue, byOwner)
+      }
+      byOwner.set(task.owner, (byOwner.get(task.owner) ?? 0) + 1)
+    }
+  }
+  for (const [venue, byOwner] of counts) {
+    const busiest = [...byOwner].sort(
+      (a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1),
+    )
+    deps.adapters[venue].streamAccounts?.(busiest.map(([owner]) => owner))
+  }
 }
 
 /**
@@ -219,9 +247,12 @@ function snapshotReader(deps: WorkerDeps, ages: ReadonlyMap<VenueId, number>) {
       held = handled(
         credential(task.owner, venue).then((cred) =>
           adapter.positions(cred, {
-            maxAgeMs: near
-              ? NEAR_THRESHOLD_MAX_AGE_MS
-              : (ages.get(venue) ?? POSITIONS_MAX_AGE_MS),
+            // a streamed account is read through: the stream answers
+            maxAgeMs: adapter.accountStreamed?.(task.owner)
+              ? 0
+              : near
+                ? NEAR_THRESHOLD_MAX_AGE_MS
+                : (ages.get(venue) ?? POSITIONS_MAX_AGE_MS),
             priority,
             // streamed marks against the last known liquidation prices
             // beat no evaluation while the budget holds the read back

@@ -92,5 +92,7 @@ function shareOne(adapter: VenueAdapter, clock: Clock): VenueAdapter {
     funding: (cred, market, since, options) =>
       adapter.funding(cred, market, since, options),
     accountReadsPerMinute: () => adapter.accountReadsPerMinute?.(),
+    streamAccounts: (owners) => adapter.streamAccounts?.(owners),
+    accountStreamed: (owner) => adapter.accountStreamed?.(owner) === true,
   }
 }

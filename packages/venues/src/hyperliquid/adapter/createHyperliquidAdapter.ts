@@ -28,6 +28,7 @@ import {
   quoteFromStream,
 } from '../../wire/marketStream.js'
 import { hlInfoWeight } from '../limits/hlInfoWeight.js'
+import { HL_STREAM_USERS_PER_IP } from '../limits/hlLimits.js'
 import { isValidHlPrice } from '../precision/formatHlPrice.js'
 import { signL1Action } from '../signing/l1Signature.js'
 import { createNonceClock } from '../signing/nonceClock.js'
@@ -36,6 +37,7 @@ import {
   type HlTif,
   orderAction,
 } from '../signing/orderAction.js'
+import type { HlStream } from '../stream/createHlMarketStream.js'
 import { hlFillAverage } from './hlFillAverage.js'
 import {
   createHlBudget,
@@ -84,7 +86,7 @@ export interface HyperliquidAdapterOptions {
    * Marks, funding and impact prices streamed over the WebSocket: the
    * primary source of quotes; REST serves when it is missing or quiet
    */
-  readonly marketStream?: MarketStream | undefined
+  readonly marketStream?: MarketStream | HlStream | undefined
   /** ms a streamed value stays usable @default 3_000 */
   readonly streamMaxAgeMs?: number | undefined
   /**
@@ -132,6 +134,15 @@ export function createHyperliquidAdapter(
   const nonces = createNonceClock(clock)
   const listing = createHlUniverse(post, clock, ttl)
   const actionTtl = options.orderActionTtlMs ?? 60_000
+  const stream = options.marketStream
+  // the user stream serves main-dex accounts; a builder dex has its own
+  const userStream =
+    stream !== undefined && 'watchUser' in stream ? stream : undefined
+  const streamedState = (user: string) => {
+    if (!userStream || listing.usedBuilderDexes().length > 0) return undefined
+    const s = userStream.userState(user)
+    return s && clock.now() - s.at <= streamMaxAge ? s : undefined
+  }
 
   /** the asset of `market`; a write to an unlisted market is refused */
   async function assetFor(market: string): Promise<HlAsset> {
@@ -328,6 +339,20 @@ export function createHyperliquidAdapter(
       return { ...found.order, averagePrice }
     },
 
+    streamAccounts(owners: readonly string[]): void {
+      if (!userStream) return
+      const wanted = new Set(
+        owners.slice(0, HL_STREAM_USERS_PER_IP).map((o) => o.toLowerCase()),
+      )
+      for (const u of userStream.watchedUsers()) {
+        if (!wanted.has(u)) userStream.unwatchUser(u)
+      }
+      for (const u of wanted) userStream.watchUser(u)
+    },
+
+    accountStreamed: (user: string) =>
+      streamedState(user.toLowerCase()) !== undefined,
+
     accountReadsPerMinute(): number | undefined {
       // a read is one clearinghouseState per dex, against the per-IP weight
       const perRead =
@@ -342,6 +367,9 @@ export function createHyperliquidAdapter(
       read?: ReadOptions,
     ): Promise<VenuePosition[]> {
       const user = owner(cred)
+      // a watched user's state as the stream pushed it: no request
+      const streamed = streamedState(user)
+      if (streamed) return parsePositions(streamed.state)
       // each dex keeps its own clearinghouse: the main one, and those of
       // the builder dexes whose markets this process trades (the worker
       // reads a task's markets before its positions)

@@ -94,3 +94,105 @@ describe('Hyperliquid quotes: the stream first, REST when it is down', () => {
     exchange.setMark('BTC', null)
   })
 })
+
+/**
+ * Positions of the busiest accounts come from the user stream
+ * (`clearinghouseState`, at most 10 users per IP); the others, and a
+ * streamed account whose stream went quiet, from REST.
+ */
+describe('Hyperliquid positions: the user stream for the busiest, REST for the rest', () => {
+  const exchange = createSimExchange({
+    venue: 'hl',
+    seed: 13,
+    clock: { now: () => Date.now() },
+  })
+  let fake: HyperliquidFake
+  let stream: ReturnType<typeof createHlMarketStream>
+  let restReads: string[] = []
+  let adapter: ReturnType<typeof createHyperliquidAdapter>
+  const users = Array.from(
+    { length: 12 },
+    (_, i) => `0x${String(i + 1).padStart(40, 'a')}`,
+  )
+  const cred = (owner: string) => ({
+    owner,
+    venue: 'hl' as const,
+    accountIndex: null,
+    credentialRef: null,
+    secret: null,
+  })
+
+  beforeAll(async () => {
+    fake = await startHyperliquidFake({
+      exchange,
+      port: 0,
+      streamIntervalMs: 50,
+    })
+    stream = createHlMarketStream({ url: hlWsUrl(fake.url), minDelayMs: 20 })
+    adapter = createHyperliquidAdapter({
+      baseUrl: fake.url,
+      isMainnet: true,
+      marketStream: stream,
+      streamMaxAgeMs: 300,
+      fetchFn: (async (url: string, init?: RequestInit) => {
+        const body = JSON.parse(String(init?.body ?? '{}'))
+        if (body.type === 'clearinghouseState') restReads.push(body.user)
+        return fetch(url, init)
+      }) as typeof fetch,
+    })
+    for (const u of users) exchange.faucet(u, 10_000)
+  })
+  afterAll(async () => {
+    stream?.close()
+    await fake?.close()
+  })
+
+  test('behavior: the first 10 accounts named are streamed, read without a request, and REST serves once a stream is quiet', async () => {
+    await adapter.rules('BTC')
+    adapter.streamAccounts?.(users)
+    expect(stream.watchedUsers()).toEqual(users.slice(0, 10))
+    await vi.waitFor(() =>
+      expect(
+        users.slice(0, 10).every((u) => adapter.accountStreamed?.(u)),
+      ).toBe(true),
+    )
+    expect(adapter.accountStreamed?.(users[10] as string)).toBe(false)
+    // a fill shows in the streamed positions without any request
+    const mark = Number(exchange.quote('BTC').mark)
+    exchange.place(users[0] as string, {
+      market: 'BTC',
+      side: 'long',
+      size: '0.001',
+      price: String(Math.round(mark * 1.01)),
+      timeInForce: 'ioc',
+      reduceOnly: false,
+      clientOrderId: `0x${'1'.repeat(32)}`,
+    })
+    restReads = []
+    await vi.waitFor(async () =>
+      expect(
+        (await adapter.positions(cred(users[0] as string))).map((p) => p.size),
+      ).toEqual(['0.001']),
+    )
+    for (const u of users.slice(0, 10)) await adapter.positions(cred(u))
+    expect(restReads).toEqual([])
+    // the others are read over REST
+    await adapter.positions(cred(users[11] as string))
+    expect(restReads).toEqual([users[11]])
+
+    // the busiest change: the stream follows
+    adapter.streamAccounts?.(users.slice(2))
+    expect([...stream.watchedUsers()].sort()).toEqual(users.slice(2).sort())
+    expect(adapter.accountStreamed?.(users[0] as string)).toBe(false)
+
+    // the stream goes quiet: REST serves the streamed accounts again
+    fake.pauseStreams(true)
+    fake.dropStreams()
+    await new Promise((r) => setTimeout(r, 350))
+    expect(adapter.accountStreamed?.(users[2] as string)).toBe(false)
+    restReads = []
+    await adapter.positions(cred(users[2] as string))
+    expect(restReads).toEqual([users[2]])
+    fake.pauseStreams(false)
+  })
+})

@@ -29,6 +29,13 @@ import { hlInfoAnswerWeight, hlInfoWeight } from './hlInfoWeight.js'
  * @module
  */
 
+/**
+ * Distinct users an IP's WebSocket user subscriptions may name (docs,
+ * "Rate limits and user limits": 10 unique users across user-specific
+ * subscriptions).
+ */
+export const HL_STREAM_USERS_PER_IP = 10
+
 /** The per-IP weight budget (the docs' only REST limit). */
 export const HL_LIMITS: readonly PublishedLimit[] = Object.freeze([
   Object.freeze({

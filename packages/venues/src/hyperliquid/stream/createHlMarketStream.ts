@@ -50,27 +50,54 @@ export interface HlMarketStreamOptions extends MarketStreamOptions {
 
 const PING = JSON.stringify({ method: 'ping' })
 
+/** A user's main-dex clearinghouse state as the stream last sent it. */
+export interface HlUserState {
+  /** the `/info clearinghouseState` answer, unparsed */
+  readonly state: unknown
+  /** Unix ms it arrived */
+  readonly at: number
+}
+
 /**
- * Opens Hyperliquid's market stream: `watch(coin)` subscribes
+ * Hyperliquid's stream: markets, and the main-dex clearinghouse state of
+ * the users watched (at most 10 distinct users per IP, the venue's limit:
+ * the caller picks which).
+ */
+export interface HlStream extends MarketStream {
+  /** Subscribes `clearinghouseState` for `user`; idempotent. */
+  watchUser(user: string): void
+  /** Unsubscribes `user` and forgets its state. */
+  unwatchUser(user: string): void
+  /** the users watched */
+  watchedUsers(): readonly string[]
+  userState(user: string): HlUserState | undefined
+}
+
+/**
+ * Opens Hyperliquid's stream: `watch(coin)` subscribes
  * `activeAssetCtx` for it (main-dex coins such as `BTC` and builder-dex
  * ones such as `xyz:TSLA`), `latest(coin)` gives its mark (`markPx`),
  * hourly funding rate (`funding`) and impact prices (`impactPxs`, as
- * bid/ask) with the time they arrived.
+ * bid/ask) with the time they arrived; `watchUser(user)` subscribes the
+ * user's main-dex `clearinghouseState` (`{dex, user, clearinghouseState}`
+ * frames, nktkas `subscription/_methods/clearinghouseState.ts`), kept
+ * as `userState(user)`.
  * @example
  * const stream = createHlMarketStream({ url: hlWsUrl('https://api.hyperliquid.xyz') })
  * stream.watch('BTC') // later: stream.latest('BTC')?.mark
  */
-export function createHlMarketStream(
-  options: HlMarketStreamOptions,
-): MarketStream {
+export function createHlMarketStream(options: HlMarketStreamOptions): HlStream {
   const now = options.now ?? Date.now
   const watched = new Set<string>()
   const quotes = new Map<string, StreamQuote>()
+  const users = new Set<string>()
+  const userStates = new Map<string, HlUserState>()
 
   const socket = openReconnectingSocket({
     url: options.url,
     onOpen(send) {
       for (const coin of watched) send(subscribeFrame(coin))
+      for (const user of users) send(userFrame('subscribe', user))
     },
     onMessage(text) {
       try {
@@ -93,7 +120,16 @@ export function createHlMarketStream(
     } catch {
       return
     }
-    if (!isObj(msg) || msg.channel !== 'activeAssetCtx') return
+    if (!isObj(msg)) return
+    if (msg.channel === 'clearinghouseState') {
+      const data = msg.data
+      if (!isObj(data) || typeof data.user !== 'string') return
+      const user = data.user.toLowerCase()
+      if ((data.dex ?? '') !== '' || !users.has(user)) return
+      userStates.set(user, { state: data.clearinghouseState, at: now() })
+      return
+    }
+    if (msg.channel !== 'activeAssetCtx') return
     const data = msg.data
     if (!isObj(data) || typeof data.coin !== 'string') return
     if (!watched.has(data.coin)) return
@@ -109,9 +145,30 @@ export function createHlMarketStream(
       socket.send(subscribeFrame(symbol))
     },
     latest: (symbol) => quotes.get(symbol),
+    watchUser(user) {
+      const u = user.toLowerCase()
+      if (users.has(u)) return
+      users.add(u)
+      socket.send(userFrame('subscribe', u))
+    },
+    unwatchUser(user) {
+      const u = user.toLowerCase()
+      if (!users.delete(u)) return
+      userStates.delete(u)
+      socket.send(userFrame('unsubscribe', u))
+    },
+    watchedUsers: () => [...users],
+    userState: (user) => userStates.get(user.toLowerCase()),
     state: () => socket.state(),
     close: () => socket.close(),
   }
+}
+
+function userFrame(method: 'subscribe' | 'unsubscribe', user: string) {
+  return JSON.stringify({
+    method,
+    subscription: { type: 'clearinghouseState', user },
+  })
 }
 
 function subscribeFrame(coin: string): string {

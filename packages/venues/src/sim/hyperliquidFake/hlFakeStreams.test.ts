@@ -228,6 +228,63 @@ describe('hlFakeStreams', () => {
     expect(JSON.stringify(fake.rateLimitUsage())).toBe(before)
   })
 
+  test('behavior: clearinghouseState streams the /info answer of a user, at most 10 distinct users per IP', async () => {
+    const user = (i: number) => `0x${String(i + 1).padStart(40, '0')}`
+    const owner = user(0)
+    exchange.faucet(owner, 10_000)
+    const rest = await fetch(`${fake.url}/info`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'clearinghouseState', user: owner }),
+    }).then((r) => r.json())
+    const a = await client()
+    const sub = (i: number) => ({
+      method: 'subscribe',
+      subscription: { type: 'clearinghouseState', user: user(i) },
+    })
+    a.send(sub(0))
+    await vi.waitFor(() =>
+      expect(a.of('clearinghouseState')[0]?.data).toEqual({
+        dex: '',
+        user: owner,
+        clearinghouseState: rest,
+      }),
+    )
+    // nine more users on another socket of the same IP: ten in all
+    const b = await client()
+    for (let i = 1; i < 10; i++) b.send(sub(i))
+    await vi.waitFor(() => expect(b.of('subscriptionResponse')).toHaveLength(9))
+    // an eleventh is refused; a user already tracked is not counted again
+    b.send(sub(10))
+    b.send({
+      method: 'subscribe',
+      subscription: { type: 'clearinghouseState', user: owner, dex: '' },
+    })
+    await vi.waitFor(() =>
+      expect(b.of('error').map((f) => f.data)).toEqual([
+        'Cannot track more than 10 total users.',
+      ]),
+    )
+    await vi.waitFor(() =>
+      expect(b.of('subscriptionResponse')).toHaveLength(10),
+    )
+    // unsubscribing frees the slot
+    b.send({
+      method: 'unsubscribe',
+      subscription: { type: 'clearinghouseState', user: user(9) },
+    })
+    await vi.waitFor(() =>
+      expect(b.of('subscriptionResponse')).toHaveLength(11),
+    )
+    b.send(sub(10))
+    await vi.waitFor(() =>
+      expect(b.of('subscriptionResponse')).toHaveLength(12),
+    )
+    expect(b.of('error')).toHaveLength(1)
+    a.ws.terminate()
+    b.ws.terminate()
+  })
+
   test('behavior: dropStreams terminates every socket; close leaves none', async () => {
     await client()
     expect(fake.streamClients()).toBeGreaterThan(0)

@@ -22,6 +22,12 @@
  *   `{"method":"ping"}`, the channel of a perp ctx is `activeAssetCtx`.
  * - nktkas `src/transport/websocket/_keepAlive.ts`: the server closes a
  *   connection silent for ~60 s (not enforced here).
+ * - docs subscriptions page and nktkas `subscription/_methods/
+ *   clearinghouseState.ts`: `{type:"clearinghouseState", user, dex?}`
+ *   sends `{dex, user, clearinghouseState}`, the `/info` answer of the
+ *   same name. The docs' limits page: at most 10 distinct users across an
+ *   IP's user subscriptions; the 11th is answered on the `error` channel
+ *   (its wording here is [unverified]).
  *
  * Per the venue doc (§13), WebSocket reads do not spend the REST weight
  * budget: nothing here is charged to the fake's rate limiter. Contexts
@@ -35,6 +41,7 @@
 import type { IncomingMessage, Server } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { type WebSocket, WebSocketServer } from 'ws'
+import { HL_STREAM_USERS_PER_IP } from '../../hyperliquid/limits/hlLimits.js'
 import { isObj } from '../../wire/jsonFields.js'
 import { dexOfSymbol, dexUniverse, HlDexError } from './hlDexes.js'
 import type { HlFakeState } from './hlFakeState.js'
@@ -53,6 +60,8 @@ export interface HlFakeStreams {
 
 interface Client {
   readonly ws: WebSocket
+  /** the client's IP: user subscriptions are limited per IP */
+  readonly ip: string
   /** subscription key → the subscription and the JSON last sent for it */
   readonly subs: Map<string, { readonly sub: Sub; last?: string }>
 }
@@ -60,6 +69,11 @@ interface Client {
 type Sub =
   | { readonly kind: 'activeAssetCtx'; readonly coin: string }
   | { readonly kind: 'allMids'; readonly dex: string }
+  | {
+      readonly kind: 'clearinghouseState'
+      readonly user: string
+      readonly dex: string
+    }
 
 /**
  * Serves `/ws` on `server` (WebSocket upgrades of other paths are
@@ -86,12 +100,25 @@ export function attachHlFakeStreams(
       )
       return
     }
-    wss.handleUpgrade(req, socket, head, (ws) => accept(ws))
+    const ip = req.socket.remoteAddress ?? ''
+    wss.handleUpgrade(req, socket, head, (ws) => accept(ws, ip))
   }
   server.on('upgrade', onUpgrade)
 
-  function accept(ws: WebSocket) {
-    const client: Client = { ws, subs: new Map() }
+  /** the users an IP's user subscriptions name, over all its sockets */
+  function usersOf(ip: string): Set<string> {
+    const users = new Set<string>()
+    for (const c of clients) {
+      if (c.ip !== ip) continue
+      for (const { sub } of c.subs.values()) {
+        if (sub.kind === 'clearinghouseState') users.add(sub.user)
+      }
+    }
+    return users
+  }
+
+  function accept(ws: WebSocket, ip: string) {
+    const client: Client = { ws, ip, subs: new Map() }
     clients.add(client)
     ws.on('message', (data, isBinary) => {
       if (isBinary) return
@@ -134,6 +161,16 @@ export function attachHlFakeStreams(
         send(client, { channel: 'error', data: `Already subscribed: ${shown}` })
         return
       }
+      if (sub.kind === 'clearinghouseState') {
+        const users = usersOf(client.ip)
+        if (!users.has(sub.user) && users.size >= HL_STREAM_USERS_PER_IP) {
+          send(client, {
+            channel: 'error',
+            data: `Cannot track more than ${HL_STREAM_USERS_PER_IP} total users.`,
+          })
+          return
+        }
+      }
       const entry = { sub }
       client.subs.set(key, entry)
       send(client, {
@@ -163,6 +200,16 @@ export function attachHlFakeStreams(
           ? { kind: 'activeAssetCtx', coin }
           : null
       }
+      if (
+        v.type === 'clearinghouseState' &&
+        isStr(v.user) &&
+        /^0x[0-9a-fA-F]{40}$/.test(v.user) &&
+        (v.dex === undefined || isStr(v.dex))
+      ) {
+        const dex = v.dex ?? ''
+        dexUniverse(state, dex)
+        return { kind: 'clearinghouseState', user: v.user.toLowerCase(), dex }
+      }
       if (v.type === 'allMids' && (v.dex === undefined || isStr(v.dex))) {
         const dex = v.dex ?? ''
         dexUniverse(state, dex)
@@ -177,6 +224,14 @@ export function attachHlFakeStreams(
 
   /** The data of `sub` now; `cache` shares one read per dex in a tick. */
   function dataOf(sub: Sub, cache: Map<string, unknown>): unknown {
+    if (sub.kind === 'clearinghouseState') {
+      const clearinghouseState = handleInfo(state, {
+        type: 'clearinghouseState',
+        user: sub.user,
+        ...(sub.dex === '' ? {} : { dex: sub.dex }),
+      })
+      return { dex: sub.dex, user: sub.user, clearinghouseState }
+    }
     if (sub.kind === 'allMids') {
       const mids = cached(cache, `allMids:${sub.dex}`, () =>
         handleInfo(state, { type: 'allMids', dex: sub.dex }),
@@ -242,7 +297,14 @@ function send(client: Client, msg: unknown) {
 }
 
 function keyOf(sub: Sub): string {
-  return sub.kind === 'allMids' ? `allMids|${sub.dex}` : `ctx|${sub.coin}`
+  switch (sub.kind) {
+    case 'allMids':
+      return `allMids|${sub.dex}`
+    case 'clearinghouseState':
+      return `user|${sub.user}|${sub.dex}`
+    default:
+      return `ctx|${sub.coin}`
+  }
 }
 
 function cached<T>(cache: Map<string, unknown>, key: string, read: () => T) {
