@@ -16,7 +16,7 @@ import {
   evaluateRunningTask,
   type LegReading,
 } from './evaluateRunningTask.js'
-import { ownerShard } from './ownerShard.js'
+import { fnv1a, ownerShard } from './ownerShard.js'
 import { resolveCredential } from './resolveCredential.js'
 import { retryNote } from './retryNote.js'
 import { marketOf, venueOf } from './taskLegOrders.js'
@@ -159,6 +159,15 @@ function positionsAges(
 }
 
 /**
+ * An account's own share of `ageMs`, 1 to 1.1 times it by a hash of the
+ * owner: accounts first read together drift apart, so their reads do not
+ * all fall due in one sweep and burst past the budget.
+ */
+function spread(ageMs: number, owner: string): number {
+  return Math.round(ageMs * (1 + (fnv1a(owner.toLowerCase()) % 1000) / 10_000))
+}
+
+/**
  * Tells each venue this worker's accounts there, the busiest (most
  * watched tasks) first, so a venue with user streams streams those.
  */
@@ -252,7 +261,7 @@ function snapshotReader(deps: WorkerDeps, ages: ReadonlyMap<VenueId, number>) {
               ? 0
               : near
                 ? NEAR_THRESHOLD_MAX_AGE_MS
-                : (ages.get(venue) ?? POSITIONS_MAX_AGE_MS),
+                : spread(ages.get(venue) ?? POSITIONS_MAX_AGE_MS, task.owner),
             priority,
             // streamed marks against the last known liquidation prices
             // beat no evaluation while the budget holds the read back

@@ -29,7 +29,7 @@ export async function ownerShard(
 }
 
 /** 32-bit FNV-1a: spreads owner addresses evenly, the same in every process. */
-function fnv1a(text: string): number {
+export function fnv1a(text: string): number {
   let h = 0x811c9dc5
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i)
