@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { PROTOCOL_VENUES } from '../packages/cli/dist/index.js'
 import { createDnClient } from '../packages/client/dist/index.js'
+import { benchRun, log } from './benchRun.mjs'
 import { composeBenchService } from './composeBenchService.mjs'
 import {
   bucketRows,
@@ -57,47 +58,14 @@ const BASELINE = {
   },
 }
 
-const t = () => new Date().toISOString().slice(11, 23)
-const log = (...a) => console.error(`[${t()}]`, ...a)
-
 const MASTER = randomBytes(32)
-const workerErrors = []
-const workerLogger = {
-  info() {},
-  error(msg, fields) {
-    workerErrors.push({ at: Date.now(), msg, fields })
-  },
-}
 
 // -------------------------------------------------------------- teardown
 
-const closers = []
-let closing = null
-async function closeAll() {
-  closing ??= (async () => {
-    for (const [name, close] of closers.reverse()) {
-      try {
-        await Promise.race([
-          close(),
-          sleep(10_000).then(() => {
-            throw new Error('close timed out')
-          }),
-        ])
-      } catch (err) {
-        log(`closing ${name} failed:`, err?.message ?? err)
-      }
-    }
-  })()
-  return closing
-}
-const watchdogMs =
-  SETUP_TIMEOUT_MS + (WARMUP_SECONDS + MINUTES * 60) * 1000 + 60_000
-const watchdog = setTimeout(async () => {
-  log(`venueBudget: timed out after ${watchdogMs / 1000} s`)
-  await closeAll()
-  process.exit(1)
-}, watchdogMs)
-watchdog.unref()
+const { workerErrors, workerLogger, closers, errorLine, run } = benchRun(
+  'venueBudget',
+  SETUP_TIMEOUT_MS + (WARMUP_SECONDS + MINUTES * 60) * 1000 + 60_000,
+)
 
 const withTimeout = (what, ms, p) =>
   Promise.race([
@@ -349,25 +317,11 @@ function report(r) {
   }
   console.log(`worker errors logged while measuring: ${r.windowErrors.length}`)
   for (const e of r.windowErrors.slice(0, 5)) {
-    console.log(`- ${e.msg} ${JSON.stringify(e.fields ?? {}).slice(0, 300)}`)
+    console.log(`- ${errorLine(e)}`)
   }
 }
 
-let code = 0
-try {
-  report(await main())
-} catch (err) {
-  code = 1
-  log('venueBudget failed:', err?.stack ?? err)
-  for (const e of workerErrors.slice(0, 5)) {
-    log(
-      `worker error: ${e.msg} ${JSON.stringify(e.fields ?? {}).slice(0, 300)}`,
-    )
-  }
-} finally {
-  await closeAll()
-  clearTimeout(watchdog)
-}
+let code = await run(main, report)
 // part 2, in a process of its own (fresh fakes, windows and store):
 // 1,000 tasks of 100 owners; BENCH_BUDGET_SCALE=0 skips it
 if (code === 0 && env.BENCH_BUDGET_SCALE !== '0') {

@@ -19,6 +19,7 @@ import {
   nextHourAfter,
   positionsMaxAgeMs,
 } from '../packages/core/dist/index.js'
+import { benchRun, log } from './benchRun.mjs'
 import { composeBenchService } from './composeBenchService.mjs'
 import {
   bucketRows,
@@ -45,43 +46,10 @@ const PAIRS = [
   ['lighter', 'BTC', 'lighter-mainnet', 'BTC'],
 ]
 
-const t = () => new Date().toISOString().slice(11, 23)
-const log = (...a) => console.error(`[${t()}]`, ...a)
-
-const workerErrors = []
-const workerLogger = {
-  info() {},
-  error(msg, fields) {
-    workerErrors.push({ at: Date.now(), msg, fields })
-  },
-}
-
-const closers = []
-let closing = null
-async function closeAll() {
-  closing ??= (async () => {
-    for (const [name, close] of closers.reverse()) {
-      try {
-        await Promise.race([
-          close(),
-          sleep(10_000).then(() => {
-            throw new Error('close timed out')
-          }),
-        ])
-      } catch (err) {
-        log(`closing ${name} failed:`, err?.message ?? err)
-      }
-    }
-  })()
-  return closing
-}
-const watchdogMs = (WARMUP_SECONDS + MINUTES * 60) * 1000 + 300_000
-const watchdog = setTimeout(async () => {
-  log(`venueBudgetScale: timed out after ${watchdogMs / 1000} s`)
-  await closeAll()
-  process.exit(1)
-}, watchdogMs)
-watchdog.unref()
+const { workerErrors, workerLogger, closers, errorLine, run } = benchRun(
+  'venueBudgetScale',
+  (WARMUP_SECONDS + MINUTES * 60) * 1000 + 300_000,
+)
 
 // ------------------------------------------------------------- counting
 
@@ -488,23 +456,9 @@ function report(r) {
   }
   console.log(`worker errors logged while measuring: ${r.windowErrors.length}`)
   for (const e of r.windowErrors.slice(0, 5)) {
-    console.log(`- ${e.msg} ${JSON.stringify(e.fields ?? {}).slice(0, 300)}`)
+    console.log(`- ${errorLine(e)}`)
   }
 }
 
-let code = 0
-try {
-  report(await main())
-} catch (err) {
-  code = 1
-  log('venueBudgetScale failed:', err?.stack ?? err)
-  for (const e of workerErrors.slice(0, 5)) {
-    log(
-      `worker error: ${e.msg} ${JSON.stringify(e.fields ?? {}).slice(0, 300)}`,
-    )
-  }
-} finally {
-  await closeAll()
-  clearTimeout(watchdog)
-}
+const code = await run(main, report)
 process.exitCode = code

@@ -3,6 +3,7 @@ import type { DnClient } from '@dn/client'
 import type { TaskRecord } from '@dn/core'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { task } from '../packages/core/src/ports/store.contract.js'
 import { FEE_CONFIG } from './support/bindingFixtures.js'
 import {
   type ProtocolService,
@@ -84,10 +85,8 @@ describe.each(dialects())('the request budget under load (%s)', (dialect) => {
         expect(placed.state).toBe('filled')
       }
       for (let i = 0; i < TASKS_PER_OWNER; i++) {
-        const t: TaskRecord = {
-          id: randomUUID(),
+        const t = task({
           owner,
-          apiKeyId: randomUUID(),
           longVenue: 'hl',
           shortVenue: 'aster',
           longMarket: 'BTC',
@@ -95,40 +94,21 @@ describe.each(dialects())('the request budget under load (%s)', (dialect) => {
           sizeUsd: '100',
           minFundingApy: '0',
           autoClose: false,
-          maxSpreadBps: null,
           status: 'running',
           longSize: legSize,
           shortSize: legSize,
-          longEntry: null,
-          shortEntry: null,
-          longPrice: null,
-          shortPrice: null,
-          longLeverage: null,
-          shortLeverage: null,
-          liqProtectionPct: null,
-          sizeMismatchPct: null,
-          fundingUsd: '0',
-          longMarginMode: null,
-          shortMarginMode: null,
-          closeReason: null,
-          error: null,
-          closeRequestedAt: null,
-          resizeRequest: null,
+          // opened: no operation in flight, funding next due in an hour
           engineState: {
-            // opened: no operation in flight
             op: null,
             seq: 1,
             fundingSince: at,
             fundingBelowSince: null,
             fundingCheckAt: new Date(now + HOUR).toISOString(),
           },
-          leaseOwner: null,
-          leaseExpiresAt: null,
-          fence: 0,
           nextCheckAt: new Date(now + HOUR).toISOString(),
           createdAt: at,
           updatedAt: at,
-        }
+        })
         tasks.push(t)
       }
     }

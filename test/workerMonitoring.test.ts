@@ -1,9 +1,8 @@
 import { BUDGET_FALLBACK_MS, RequestBudgetError } from '@dn/core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { call, dialects, type TestOwner } from './support/testService.js'
+import { dialects, type TestOwner } from './support/testService.js'
 import { startWorkerBed, type WorkerBed } from './support/workerHarness.js'
 
-const TASKS = '/v1/delta-neutral/tasks'
 const HOUR = 3_600_000
 
 /**
@@ -21,31 +20,9 @@ describe.each(dialects())('monitoring running tasks (%s)', (dialect) => {
   })
   afterAll(() => bed?.close())
 
-  async function create() {
-    const res = await call(bed.svc, 'POST', TASKS, {
-      key: o.apiKey,
-      body: {
-        longVenue: 'aster',
-        shortVenue: 'lighter',
-        longMarket: 'BTCUSDT',
-        shortMarket: 'BTC',
-        sizeUsd: 2_000,
-      },
-    })
-    expect(res.status, res.text).toBe(202)
-    return res.body.taskId as string
-  }
-  async function get(id: string) {
-    const res = await call(bed.svc, 'GET', `${TASKS}/${id}`, { key: o.apiKey })
-    expect(res.status).toBe(200)
-    return res.body.task
-  }
-  async function post(id: string, action: string) {
-    return call(bed.svc, 'POST', `${TASKS}/${id}/${action}`, {
-      key: o.apiKey,
-      body: {},
-    })
-  }
+  const create = () => bed.createTask(o)
+  const get = (id: string) => bed.getTask(o, id)
+  const post = (id: string, action: string) => bed.taskAction(o, id, action)
 
   test('a round refused for budget says so in the task, and the note clears once a round gets through', async () => {
     const id = await create()

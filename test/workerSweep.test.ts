@@ -1,9 +1,7 @@
 import { runMonitorSweep } from '@dn/core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { call, dialects, type TestOwner } from './support/testService.js'
+import { dialects, type TestOwner } from './support/testService.js'
 import { startWorkerBed, type WorkerBed } from './support/workerHarness.js'
-
-const TASKS = '/v1/delta-neutral/tasks'
 
 /**
  * The monitor sweep: running tasks evaluated without a lease against
@@ -20,21 +18,8 @@ describe.each(dialects())('the monitor sweep (%s)', (dialect) => {
   })
   afterAll(() => bed?.close())
 
-  async function create(o: TestOwner, body: Record<string, unknown> = {}) {
-    const res = await call(bed.svc, 'POST', TASKS, {
-      key: o.apiKey,
-      body: {
-        longVenue: 'aster',
-        shortVenue: 'lighter',
-        longMarket: 'BTCUSDT',
-        shortMarket: 'BTC',
-        sizeUsd: 1_000,
-        ...body,
-      },
-    })
-    expect(res.status, res.text).toBe(202)
-    return res.body.taskId as string
-  }
+  const create = (o: TestOwner, body: Record<string, unknown> = {}) =>
+    bed.createTask(o, { sizeUsd: 1_000, ...body })
   const row = async (id: string) => {
     const t = await bed.svc.store.tasks.get(id)
     if (!t) throw new Error(`no task ${id}`)
@@ -42,10 +27,7 @@ describe.each(dialects())('the monitor sweep (%s)', (dialect) => {
   }
   async function closeAll(o: TestOwner, ids: readonly string[]) {
     for (const id of ids) {
-      await call(bed.svc, 'POST', `${TASKS}/${id}/close`, {
-        key: o.apiKey,
-        body: {},
-      })
+      await bed.taskAction(o, id, 'close')
     }
     await bed.drain()
   }
@@ -157,10 +139,7 @@ describe.each(dialects())('the monitor sweep (%s)', (dialect) => {
     a.funding = async (...args) => {
       if (!requested) {
         requested = true
-        const res = await call(bed.svc, 'POST', `${TASKS}/${id}/close`, {
-          key: o.apiKey,
-          body: {},
-        })
+        const res = await bed.taskAction(o, id, 'close')
         expect(res.body).toEqual({ taskId: id, status: 'close_queued' })
       }
       return funding.apply(a, args)

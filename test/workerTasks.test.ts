@@ -4,10 +4,9 @@ import {
   UncertainSubmissionError,
 } from '@dn/core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { call, dialects, type TestOwner } from './support/testService.js'
+import { dialects, type TestOwner } from './support/testService.js'
 import { startWorkerBed, type WorkerBed } from './support/workerHarness.js'
 
-const TASKS = '/v1/delta-neutral/tasks'
 const HOUR = 3_600_000
 
 describe.each(dialects())(
@@ -21,34 +20,11 @@ describe.each(dialects())(
     })
     afterAll(() => bed?.close())
 
-    async function create(body: Record<string, unknown> = {}) {
-      const res = await call(bed.svc, 'POST', TASKS, {
-        key: o.apiKey,
-        body: {
-          longVenue: 'aster',
-          shortVenue: 'lighter',
-          longMarket: 'BTCUSDT',
-          shortMarket: 'BTC',
-          sizeUsd: 2_000,
-          ...body,
-        },
-      })
-      expect(res.status, res.text).toBe(202)
-      return res.body.taskId as string
-    }
-    async function get(id: string) {
-      const res = await call(bed.svc, 'GET', `${TASKS}/${id}`, {
-        key: o.apiKey,
-      })
-      expect(res.status).toBe(200)
-      return res.body.task
-    }
-    async function post(id: string, action: string, body: unknown = {}) {
-      return call(bed.svc, 'POST', `${TASKS}/${id}/${action}`, {
-        key: o.apiKey,
-        body,
-      })
-    }
+    const create = (body: Record<string, unknown> = {}) =>
+      bed.createTask(o, body)
+    const get = (id: string) => bed.getTask(o, id)
+    const post = (id: string, action: string, body: unknown = {}) =>
+      bed.taskAction(o, id, action, body)
 
     test('pending → running with every field, funding accrues, close → closed', async () => {
       // what each leg asks its venue for: the aster leg is paired with a

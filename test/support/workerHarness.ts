@@ -9,8 +9,10 @@ import {
   type WorkerDeps,
 } from '@dn/core'
 import { createSimVenues, type SimVenues } from '@dn/venues'
+import { expect } from 'vitest'
 import {
   bindVenues,
+  call,
   createOwnerWithKey,
   type Dialect,
   startTestService,
@@ -33,6 +35,21 @@ export interface WorkerBed {
   advance(ms: number): Promise<void>
   /** An owner with an API key, bound venues and funded sim accounts. */
   owner(o?: { maxSizeUsd?: number; venues?: VenueId[] }): Promise<TestOwner>
+  /**
+   * Creates a paired task for `o` through the API: aster BTCUSDT long,
+   * lighter BTC short, USD 2 000 a leg, unless `body` says otherwise.
+   * @returns its id (the answer must be 202)
+   */
+  createTask(o: TestOwner, body?: Record<string, unknown>): Promise<string>
+  /** The task as `GET /v1/delta-neutral/tasks/{id}` shows it to `o`. */
+  getTask(o: TestOwner, id: string): Promise<Record<string, any>>
+  /** `POST /v1/delta-neutral/tasks/{id}/{action}` as `o`. */
+  taskAction(
+    o: TestOwner,
+    id: string,
+    action: string,
+    body?: unknown,
+  ): ReturnType<typeof call>
   close(): Promise<void>
 }
 
@@ -121,6 +138,30 @@ export async function startWorkerBed(o: {
         maxSizeUsd: opts.maxSizeUsd ?? 100_000,
       })
     },
+    async createTask(o, body = {}) {
+      const res = await call(svc, 'POST', TASKS, {
+        key: o.apiKey,
+        body: {
+          longVenue: 'aster',
+          shortVenue: 'lighter',
+          longMarket: 'BTCUSDT',
+          shortMarket: 'BTC',
+          sizeUsd: 2_000,
+          ...body,
+        },
+      })
+      expect(res.status, res.text).toBe(202)
+      return res.body.taskId as string
+    },
+    async getTask(o, id) {
+      const res = await call(svc, 'GET', `${TASKS}/${id}`, { key: o.apiKey })
+      expect(res.status).toBe(200)
+      return res.body.task
+    },
+    taskAction: (o, id, action, body = {}) =>
+      call(svc, 'POST', `${TASKS}/${id}/${action}`, { key: o.apiKey, body }),
     close: () => svc.close(),
   }
 }
+
+const TASKS = '/v1/delta-neutral/tasks'

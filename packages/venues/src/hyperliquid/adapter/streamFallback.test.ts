@@ -12,44 +12,75 @@ import {
 import { createHyperliquidAdapter } from './createHyperliquidAdapter.js'
 
 /**
+ * A Hyperliquid fake streaming every 50 ms, the stream client, and an
+ * adapter on both whose every `/info` body is shown to `onInfo`.
+ */
+async function streamingBed(
+  seed: number,
+  onInfo: (body: Record<string, unknown>) => void,
+  options: { marketMaxAgeMs?: number } = {},
+) {
+  const exchange = createSimExchange({
+    venue: 'hl',
+    seed,
+    clock: { now: () => Date.now() },
+  })
+  const fake = await startHyperliquidFake({
+    exchange,
+    port: 0,
+    streamIntervalMs: 50,
+  })
+  const stream = createHlMarketStream({
+    url: hlWsUrl(fake.url),
+    minDelayMs: 20,
+  })
+  const adapter = createHyperliquidAdapter({
+    baseUrl: fake.url,
+    isMainnet: true,
+    marketStream: stream,
+    streamMaxAgeMs: 300,
+    ...options,
+    fetchFn: (async (url: string, init?: RequestInit) => {
+      onInfo(JSON.parse(String(init?.body ?? '{}')))
+      return fetch(url, init)
+    }) as typeof fetch,
+  })
+  return {
+    exchange,
+    fake,
+    stream,
+    adapter,
+    async close() {
+      stream.close()
+      await fake.close()
+    },
+  }
+}
+
+/**
  * Quotes come from the WebSocket while it flows; when it drops and
  * cannot reconnect they come from one REST read per venue, and the stream
  * serves again once it is back.
  */
 describe('Hyperliquid quotes: the stream first, REST when it is down', () => {
-  const exchange = createSimExchange({
-    venue: 'hl',
-    seed: 12,
-    clock: { now: () => Date.now() },
-  })
+  let bed: Awaited<ReturnType<typeof streamingBed>>
+  let exchange: ReturnType<typeof createSimExchange>
   let fake: HyperliquidFake
   let stream: MarketStream
   let restCtxReads = 0
   let adapter: ReturnType<typeof createHyperliquidAdapter>
 
   beforeAll(async () => {
-    fake = await startHyperliquidFake({
-      exchange,
-      port: 0,
-      streamIntervalMs: 50,
-    })
-    stream = createHlMarketStream({ url: hlWsUrl(fake.url), minDelayMs: 20 })
-    adapter = createHyperliquidAdapter({
-      baseUrl: fake.url,
-      isMainnet: true,
-      marketStream: stream,
-      streamMaxAgeMs: 300,
-      marketMaxAgeMs: 0,
-      fetchFn: (async (url: string, init?: RequestInit) => {
-        if (String(init?.body).includes('metaAndAssetCtxs')) restCtxReads++
-        return fetch(url, init)
-      }) as typeof fetch,
-    })
+    bed = await streamingBed(
+      12,
+      (body) => {
+        if (body.type === 'metaAndAssetCtxs') restCtxReads++
+      },
+      { marketMaxAgeMs: 0 },
+    )
+    ;({ exchange, fake, stream, adapter } = bed)
   })
-  afterAll(async () => {
-    stream?.close()
-    await fake?.close()
-  })
+  afterAll(() => bed?.close())
 
   const quoteSoon = async () => {
     const q = await adapter.quote('BTC')
@@ -101,11 +132,8 @@ describe('Hyperliquid quotes: the stream first, REST when it is down', () => {
  * streamed account whose stream went quiet, from REST.
  */
 describe('Hyperliquid positions: the user stream for the busiest, REST for the rest', () => {
-  const exchange = createSimExchange({
-    venue: 'hl',
-    seed: 13,
-    clock: { now: () => Date.now() },
-  })
+  let bed: Awaited<ReturnType<typeof streamingBed>>
+  let exchange: ReturnType<typeof createSimExchange>
   let fake: HyperliquidFake
   let stream: ReturnType<typeof createHlMarketStream>
   let restReads: string[] = []
@@ -123,29 +151,15 @@ describe('Hyperliquid positions: the user stream for the busiest, REST for the r
   })
 
   beforeAll(async () => {
-    fake = await startHyperliquidFake({
-      exchange,
-      port: 0,
-      streamIntervalMs: 50,
+    bed = await streamingBed(13, (body) => {
+      if (body.type === 'clearinghouseState') {
+        restReads.push(String(body.user))
+      }
     })
-    stream = createHlMarketStream({ url: hlWsUrl(fake.url), minDelayMs: 20 })
-    adapter = createHyperliquidAdapter({
-      baseUrl: fake.url,
-      isMainnet: true,
-      marketStream: stream,
-      streamMaxAgeMs: 300,
-      fetchFn: (async (url: string, init?: RequestInit) => {
-        const body = JSON.parse(String(init?.body ?? '{}'))
-        if (body.type === 'clearinghouseState') restReads.push(body.user)
-        return fetch(url, init)
-      }) as typeof fetch,
-    })
+    ;({ exchange, fake, stream, adapter } = bed)
     for (const u of users) exchange.faucet(u, 10_000)
   })
-  afterAll(async () => {
-    stream?.close()
-    await fake?.close()
-  })
+  afterAll(() => bed?.close())
 
   test('behavior: the first 10 accounts named are streamed, read without a request, and REST serves once a stream is quiet', async () => {
     await adapter.rules('BTC')
