@@ -86,6 +86,23 @@ describe.each(dialects())('the monitor sweep (%s)', (dialect) => {
     }
   })
 
+  test('a task due for its funding claim is still evaluated until it is claimed', async () => {
+    const o = await bed.owner()
+    const id = await create(o)
+    await bed.drain()
+    // due, as every task is on the hour, and not claimed yet
+    await bed.svc.store.tasks.update(id, {
+      nextCheckAt: new Date(bed.clock.now() - 1).toISOString(),
+      longPrice: '1',
+      updatedAt: new Date(bed.clock.now()).toISOString(),
+    })
+    const swept = await runMonitorSweep(bed.worker)
+    expect(swept.evaluated).toBeGreaterThanOrEqual(1)
+    const t = await row(id)
+    expect(t.longPrice).toBe(bed.venues.exchanges.aster.quote('BTCUSDT').mark)
+    await closeAll(o, [id])
+  })
+
   test('a leg liquidated at the venue: the sweep hands the task to a claim, which closes it', async () => {
     const o = await bed.owner()
     const aster = bed.venues.exchanges.aster

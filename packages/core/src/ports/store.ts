@@ -98,8 +98,9 @@ export interface TaskRepo {
   /** Tasks of `owner` in pending, running, resizing or closing. */
   countActiveByOwner(owner: string): Promise<number>
   /**
-   * Running tasks the monitor sweep evaluates: no lease owner, and not due
-   * for a claim (`nextCheckAt` after `now`); ids after `afterId`, by id.
+   * Running tasks the monitor sweep evaluates: no lease owner (due for a
+   * claim or not: a task waiting for its claim is still watched); ids
+   * after `afterId`, by id.
    */
   listWatched(request: WatchRequest): Promise<TaskRecord[]>
   /**
@@ -113,8 +114,6 @@ export interface TaskRepo {
 
 /** A page of the tasks the monitor sweep watches. */
 export interface WatchRequest {
-  /** ISO time: rows due for a claim at or before it are not watched */
-  readonly now: string
   readonly afterId?: string | undefined
   readonly limit: number
 }

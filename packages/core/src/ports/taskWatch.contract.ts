@@ -23,36 +23,35 @@ export function taskWatchTests(databases: StoreContractDatabases) {
       ...over,
     })
 
-  test('tasks: listWatched takes running, unleased rows not yet due, by id, paged', () =>
+  test('tasks: listWatched takes running, unleased rows, due or not, by id, paged', () =>
     withOwnDatabase(databases, async (store) => {
-      const kept = Array.from({ length: 5 }, () => watched())
+      const kept = [
+        ...Array.from({ length: 3 }, () => watched()),
+        // due for a claim: watched until a worker claims it (funding
+        // comes due for every task at once on the hour)
+        watched({ nextCheckAt: at(NOW - 1) }),
+        watched({ nextCheckAt: null }),
+      ]
       const left = [
         watched({ status: 'resizing' }),
         watched({ status: 'closing' }),
         watched({ status: 'pending' }),
         // leased: a worker is acting on it
         watched({ leaseOwner: 'w1', leaseExpiresAt: at(NOW + 30_000) }),
-        // due for a claim (or queued for one): the claim loop takes it
-        watched({ nextCheckAt: at(NOW) }),
-        watched({ nextCheckAt: at(NOW - 1) }),
-        watched({ nextCheckAt: null }),
       ]
       for (const t of [...kept, ...left]) await store.tasks.insert(t)
       const ids = kept.map((t) => t.id).sort()
-      const all = await store.tasks.listWatched({ now: at(NOW), limit: 100 })
+      const all = await store.tasks.listWatched({ limit: 100 })
       expect(all.map((t) => t.id)).toEqual(ids)
       expect(all.find((t) => t.id === kept[0]?.id)).toEqual(kept[0])
-      const first = await store.tasks.listWatched({ now: at(NOW), limit: 2 })
+      const first = await store.tasks.listWatched({ limit: 2 })
       expect(first.map((t) => t.id)).toEqual(ids.slice(0, 2))
       const rest = await store.tasks.listWatched({
-        now: at(NOW),
         afterId: ids[1],
         limit: 100,
       })
       expect(rest.map((t) => t.id)).toEqual(ids.slice(2))
-      expect(await store.tasks.listWatched({ now: at(NOW), limit: 0 })).toEqual(
-        [],
-      )
+      expect(await store.tasks.listWatched({ limit: 0 })).toEqual([])
     }))
 
   test('tasks: recordObservations writes a row only at the fence it was read with, and raises it', () =>
@@ -131,7 +130,7 @@ export function taskWatchTests(databases: StoreContractDatabases) {
     withOwnDatabase(databases, async (store) => {
       const t = watched({ nextCheckAt: at(NOW + 1_000) })
       await store.tasks.insert(t)
-      const [read] = await store.tasks.listWatched({ now: at(NOW), limit: 10 })
+      const [read] = await store.tasks.listWatched({ limit: 10 })
       expect(read?.id).toBe(t.id)
       const claimed = await store.tasks.claim({
         workerId: 'w1',

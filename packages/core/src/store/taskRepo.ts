@@ -2,7 +2,6 @@ import type { Updateable } from 'kysely'
 import type { ResizeRequest, TaskRecord, TaskStatus } from '../domain/task.js'
 import type { TaskEngineState } from '../domain/taskEngineState.js'
 import type { TaskRepo } from '../ports/store.js'
-import { isoToMicros } from '../util/time.js'
 import type { TasksTable } from './database.js'
 import { LEASE_FIELDS, leasedTable } from './leasedTable.js'
 import type { RepoScope } from './repoScope.js'
@@ -78,7 +77,7 @@ export function taskRepo(scope: RepoScope): TaskRepo {
     list: t.list,
     countActiveByOwner: (owner) =>
       t.countByOwnerIn(owner, ACTIVE_TASK_STATUSES),
-    async listWatched({ now, afterId, limit }) {
+    async listWatched({ afterId, limit }) {
       if (limit <= 0) return []
       let query = scope
         .db()
@@ -86,7 +85,6 @@ export function taskRepo(scope: RepoScope): TaskRepo {
         .selectAll()
         .where('status', '=', 'running')
         .where('lease_owner', 'is', null)
-        .where('next_check_at', '>', Number(isoToMicros(now)))
       if (afterId !== undefined) query = query.where('id', '>', afterId)
       const rows = await query.orderBy('id').limit(limit).execute()
       return rows.map(t.read)

@@ -47,8 +47,9 @@ export interface SweepResult {
 }
 
 /**
- * The monitor sweep: every running task this worker watches (unleased, not
- * due for a claim, its owner in this worker's shard) is evaluated against
+ * The monitor sweep: every running task this worker watches (unleased,
+ * its owner in this worker's shard; one due for a claim, such as its
+ * funding on the hour, is watched until it is claimed) is evaluated against
  * the latest market and account snapshots, which are read once per market
  * and once per account for the whole sweep. A task's row is written only
  * when something it shows changed, all in one transaction per page; a task
@@ -61,7 +62,6 @@ export async function runMonitorSweep(deps: WorkerDeps): Promise<SweepResult> {
   const watched: TaskRecord[] = []
   for (;;) {
     const page = await deps.store.tasks.listWatched({
-      now: msToIso(now),
       afterId: watched[watched.length - 1]?.id,
       limit: PAGE,
     })
