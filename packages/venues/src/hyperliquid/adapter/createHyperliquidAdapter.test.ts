@@ -636,6 +636,43 @@ describe('positions and funding', () => {
     ])
   })
 
+  test('one userFunding read from a cursor serves every market of the user', async () => {
+    const row = (coin: string, time: number) => ({
+      time,
+      hash: '0x0000000000000000000000000000000000000000000000000000000000000000',
+      delta: {
+        type: 'funding',
+        coin,
+        usdc: '0.01',
+        szi: '1',
+        fundingRate: '0.00001',
+        nSamples: null,
+      },
+    })
+    infoAnswer = () => [
+      row('ETH', 1_700_000_000_000),
+      row('BTC', 1_700_000_000_000),
+    ]
+    const a = adapter()
+    const since = '2023-11-14T22:00:00.000Z'
+    const [eth, btc] = await Promise.all([
+      a.funding(cred, 'ETH', since),
+      a.funding(cred, 'BTC', since),
+    ])
+    expect(eth.map((f) => f.market)).toEqual(['ETH'])
+    expect(btc.map((f) => f.market)).toEqual(['BTC'])
+    // a second market a moment later is served by the same read
+    expect((await a.funding(cred, 'ETH', since)).length).toBe(1)
+    expect(infoCalls.filter((c) => c.type === 'userFunding')).toHaveLength(1)
+    // another cursor is another read
+    await a.funding(cred, 'ETH', '2023-11-14T23:00:00.000Z')
+    expect(infoCalls.filter((c) => c.type === 'userFunding')).toHaveLength(2)
+    // and so is the same cursor once the shared read is old
+    now += 5_001
+    await a.funding(cred, 'BTC', since)
+    expect(infoCalls.filter((c) => c.type === 'userFunding')).toHaveLength(3)
+  })
+
   test('a 502 on a read → VenueUnavailableError', async () => {
     server.use(
       http.post(`${BASE}/info`, () => new HttpResponse('', { status: 502 })),

@@ -1,5 +1,6 @@
 import {
   type Clock,
+  createSharedRead,
   dec,
   decString,
   type FundingPayment,
@@ -8,6 +9,7 @@ import {
   nextHourAfter,
   type ReadOptions,
   type RequestBudget,
+  type RequestPriority,
   systemClock,
   UncertainSubmissionError,
   type VenueAdapter,
@@ -108,6 +110,8 @@ const TIF: Record<VenueOrderRequest['timeInForce'], HlTif> = {
 /** Hyperliquid returns at most this many `userFunding` rows per call. */
 const FUNDING_PAGE = 500
 const FUNDING_MAX_PAGES = 20
+/** ms one userFunding read from a cursor serves every market's tasks */
+const FUNDING_SHARED_MS = 5_000
 
 /**
  * The Hyperliquid (`hl`) venue adapter over the public REST API: reads via
@@ -134,6 +138,35 @@ export function createHyperliquidAdapter(
   const nonces = createNonceClock(clock)
   const listing = createHlUniverse(post, clock, ttl)
   const actionTtl = options.orderActionTtlMs ?? 60_000
+  // userFunding answers every coin of a user: one read from a cursor
+  // serves each market's tasks of that user (weight 20 + per 20 rows)
+  const fundingPriority = new Map<string, RequestPriority>()
+  const fundingRows = createSharedRead<string, HlFundingRow[]>(
+    clock,
+    async (key) => {
+      const [user, from] = key.split('|') as [string, string]
+      let startTime = Number(from)
+      const rows: HlFundingRow[] = []
+      for (let page = 0; page < FUNDING_MAX_PAGES; page++) {
+        const raw = await post(
+          '/info',
+          { type: 'userFunding', user, startTime },
+          'read',
+          fundingPriority.get(key) ?? 'history',
+        )
+        if (!Array.isArray(raw)) throw badRead('userFunding', raw)
+        let last = startTime
+        for (const row of raw) {
+          const p = parseFundingRow(row)
+          last = Math.max(last, p.time)
+          rows.push(p)
+        }
+        if (raw.length < FUNDING_PAGE) break
+        startTime = last + 1
+      }
+      return rows
+    },
+  )
   const stream = options.marketStream
   // the user stream serves main-dex accounts; a builder dex has its own
   const userStream =
@@ -395,37 +428,22 @@ export function createHyperliquidAdapter(
       since: string,
       read?: ReadOptions,
     ): Promise<FundingPayment[]> {
-      let startTime = Date.parse(since)
+      const startTime = Date.parse(since)
       if (!Number.isFinite(startTime)) {
         throw new RangeError(`since must be an ISO time: ${since}`)
       }
-      const out: FundingPayment[] = []
-      for (let page = 0; page < FUNDING_MAX_PAGES; page++) {
-        const raw = await post(
-          '/info',
-          { type: 'userFunding', user: owner(cred), startTime },
-          'read',
-          read?.priority ?? 'history',
-        )
-        if (!Array.isArray(raw)) throw badRead('userFunding', raw)
-        let last = startTime
-        for (const row of raw) {
-          const p = parseFundingRow(row)
-          last = Math.max(last, p.time)
-          if (p.coin === market) {
-            out.push({
-              market,
-              time: new Date(p.time).toISOString(),
-              amountUsd: p.usdc,
-              rate: p.rate,
-              positionSize: p.szi,
-            })
-          }
-        }
-        if (raw.length < FUNDING_PAGE) break
-        startTime = last + 1
-      }
-      return out
+      const key = `${owner(cred).toLowerCase()}|${startTime}`
+      fundingPriority.set(key, read?.priority ?? 'history')
+      const rows = (await fundingRows.get(key, FUNDING_SHARED_MS)).value
+      return rows
+        .filter((p) => p.coin === market)
+        .map((p) => ({
+          market,
+          time: new Date(p.time).toISOString(),
+          amountUsd: p.usdc,
+          rate: p.rate,
+          positionSize: p.szi,
+        }))
     },
   })
 }
@@ -653,13 +671,16 @@ function parsePositions(raw: unknown): VenuePosition[] {
   return out
 }
 
-function parseFundingRow(row: unknown): {
-  time: number
-  coin: string
-  usdc: string
-  rate: string
-  szi: string
-} {
+/** One userFunding row: a settlement of one coin. */
+interface HlFundingRow {
+  readonly time: number
+  readonly coin: string
+  readonly usdc: string
+  readonly rate: string
+  readonly szi: string
+}
+
+function parseFundingRow(row: unknown): HlFundingRow {
   const d = isObj(row) ? row.delta : null
   if (!isObj(row) || !Number.isSafeInteger(row.time) || !isObj(d)) {
     throw badRead('userFunding', row)
