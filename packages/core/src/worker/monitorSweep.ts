@@ -79,15 +79,16 @@ export async function runMonitorSweep(deps: WorkerDeps): Promise<SweepResult> {
   streamBusiest(deps, tasks)
   const snapshots = snapshotReader(deps, positionsAges(deps, watched))
   snapshots.want(tasks)
-  // every account and market is read at once, not one after the other
-  const readings = tasks.map((t) => snapshots.legs(t))
+  // every account and market is read at once, not one after the other;
+  // the tasks are then evaluated in turn against what arrived
+  snapshots.prefetch(tasks)
   let evaluated = 0
   let written = 0
   let escalated = 0
   for (let i = 0; i < tasks.length; i += PAGE) {
     const entries: TaskObservation[] = []
-    for (const [j, task] of tasks.slice(i, i + PAGE).entries()) {
-      const legs = (await readings[i + j]) ?? null
+    for (const task of tasks.slice(i, i + PAGE)) {
+      const legs = await snapshots.legs(task)
       const at = msToIso(deps.clock.now())
       if (legs === null) continue
       if (legs instanceof Error) {
@@ -285,6 +286,18 @@ function snapshotReader(deps: WorkerDeps, ages: ReadonlyMap<VenueId, number>) {
           const seen = accounts.get(key)
           if (!seen) accounts.set(key, { near })
           else if (near) seen.near = true
+        }
+      }
+    },
+    /** Starts the read of every market and account `tasks` need. */
+    prefetch(tasks: readonly TaskRecord[]) {
+      const started = new Set<string>()
+      for (const task of tasks) {
+        for (const l of LEGS) {
+          const key = `${task.owner}|${venueOf(task, l)}|${marketOf(task, l)}`
+          if (started.has(key)) continue
+          started.add(key)
+          legReading(task, l).catch(() => undefined)
         }
       }
     },
