@@ -373,6 +373,52 @@ describe('Aster adapter: builder fee, funding, tick grid', () => {
     )
   })
 
+  test('behavior: one income read from a cursor serves every market of the account', async () => {
+    const { cred } = await bindAsterWallet(fake.url, exchange, { clock })
+    const incomeReads: string[] = []
+    const adapter = createAsterAdapter({
+      baseUrl: fake.url,
+      clock,
+      fetchFn: (async (url: string, init?: RequestInit) => {
+        if (String(url).includes('/fapi/v3/income'))
+          incomeReads.push(String(url))
+        return fetch(url, init)
+      }) as typeof fetch,
+    })
+    const rules = await adapter.rules('ETHUSDT')
+    const tick = Number(rules?.tickSize)
+    for (const market of ['ETHUSDT', 'SOLUSDT']) {
+      const mark = Number((await adapter.quote(market)).mark)
+      await adapter.place(cred, {
+        market,
+        side: 'long',
+        size: market === 'ETHUSDT' ? '0.01' : '1',
+        price: (Math.ceil((mark * 1.01) / tick) * tick).toFixed(2),
+        timeInForce: 'ioc',
+        reduceOnly: false,
+        clientOrderId: cloid(),
+      })
+    }
+    now += 2 * 3_600_000 + 1_000
+    const since = new Date(now - 3 * 3_600_000).toISOString()
+    const [eth, sol] = await Promise.all([
+      adapter.funding(cred, 'ETHUSDT', since),
+      adapter.funding(cred, 'SOLUSDT', since),
+    ])
+    expect(incomeReads).toHaveLength(1)
+    expect(incomeReads[0]).not.toContain('symbol=')
+    for (const [market, paid] of [
+      ['ETHUSDT', eth],
+      ['SOLUSDT', sol],
+    ] as const) {
+      const engine = exchange.funding(cred.owner, market, since)
+      expect(engine.length).toBeGreaterThanOrEqual(2)
+      expect(paid.map((p) => [p.market, p.time, p.amountUsd])).toEqual(
+        engine.map((p) => [market, p.time, p.amountUsd]),
+      )
+    }
+  })
+
   test('error: an off-tick price is refused by the venue (-4014), nothing placed', async () => {
     const { cred } = await bindAsterWallet(fake.url, exchange, { clock })
     const adapter = createAsterAdapter({ baseUrl: fake.url, clock })

@@ -126,6 +126,10 @@ const TIF: Record<VenueOrderRequest['timeInForce'], string> = {
 }
 const INCOME_PAGE = 1000
 const INCOME_MAX_PAGES = 20
+/** ms one income read from a cursor serves every market's tasks */
+const INCOME_SHARED_MS = 5_000
+
+type AsterIncomeRow = ReturnType<typeof parseIncomeRow>
 /** Aster's fallback interval when `fundingInfo` does not list a symbol */
 const DEFAULT_FUNDING_HOURS = 8
 
@@ -176,6 +180,50 @@ export function createAsterAdapter(options: AsterAdapterOptions): VenueAdapter {
   let info: { at: number; symbols: Map<string, AsterFilters> } | undefined
   /** owner (lowercase) → one-way confirmed until */
   const oneWay = new Map<string, number>()
+  // income (weight 30) answers every symbol without one: a read from a
+  // cursor serves each market's tasks of the account
+  const incomeCreds = new Map<string, VenueCredential>()
+  const incomePriority = new Map<string, RequestPriority>()
+  const incomeRows = createSharedRead<string, AsterIncomeRow[]>(
+    clock,
+    async (key) => {
+      const cred = incomeCreds.get(key)
+      if (!cred) throw new Error(`no credential for ${key}`)
+      let startTime = Number(key.slice(key.indexOf('|') + 1))
+      const rows: AsterIncomeRow[] = []
+      const seen = new Set<string>()
+      for (let page = 0; page < INCOME_MAX_PAGES; page++) {
+        const raw = await signed(
+          cred,
+          'GET',
+          '/fapi/v3/income',
+          [
+            ['incomeType', 'FUNDING_FEE'],
+            ['startTime', String(startTime)],
+            ['limit', String(INCOME_PAGE)],
+          ],
+          'read',
+          undefined,
+          incomePriority.get(key) ?? 'history',
+        )
+        if (!Array.isArray(raw)) throw badRead('income', raw)
+        let last = startTime
+        for (const row of raw) {
+          const r = parseIncomeRow(row)
+          last = Math.max(last, r.time)
+          // a page may end inside one settlement's rows: the next starts
+          // at its time again, and what was read is not counted twice
+          const id = `${r.time}|${r.symbol}`
+          if (seen.has(id)) continue
+          seen.add(id)
+          rows.push(r)
+        }
+        if (raw.length < INCOME_PAGE) break
+        startTime = last
+      }
+      return rows
+    },
+  )
 
   /** A public read; a refusal (e.g. -1121) means the data is unavailable. */
   /** Market data: one read serves every quote, so it goes before routine reads. */
@@ -488,45 +536,24 @@ export function createAsterAdapter(options: AsterAdapterOptions): VenueAdapter {
       since: string,
       read?: ReadOptions,
     ): Promise<FundingPayment[]> {
-      let startTime = Date.parse(since)
+      const startTime = Date.parse(since)
       if (!Number.isFinite(startTime)) {
         throw new RangeError(`since must be an ISO time: ${since}`)
       }
-      const out: FundingPayment[] = []
-      for (let page = 0; page < INCOME_MAX_PAGES; page++) {
-        const raw = await signed(
-          cred,
-          'GET',
-          '/fapi/v3/income',
-          [
-            ['symbol', market],
-            ['incomeType', 'FUNDING_FEE'],
-            ['startTime', String(startTime)],
-            ['limit', String(INCOME_PAGE)],
-          ],
-          'read',
-          undefined,
-          read?.priority ?? 'history',
-        )
-        if (!Array.isArray(raw)) throw badRead('income', raw)
-        let last = startTime
-        for (const row of raw) {
-          const r = parseIncomeRow(row)
-          last = Math.max(last, r.time)
-          if (r.symbol !== market) continue
-          // income rows carry neither the rate nor the position size
-          out.push({
-            market,
-            time: new Date(r.time).toISOString(),
-            amountUsd: r.income,
-            rate: '0',
-            positionSize: '0',
-          })
-        }
-        if (raw.length < INCOME_PAGE) break
-        startTime = last + 1
-      }
-      return out
+      const key = `${cred.owner.toLowerCase()}|${startTime}`
+      incomeCreds.set(key, cred)
+      incomePriority.set(key, read?.priority ?? 'history')
+      const rows = (await incomeRows.get(key, INCOME_SHARED_MS)).value
+      // income rows carry neither the rate nor the position size
+      return rows
+        .filter((r) => r.symbol === market)
+        .map((r) => ({
+          market,
+          time: new Date(r.time).toISOString(),
+          amountUsd: r.income,
+          rate: '0',
+          positionSize: '0',
+        }))
     },
   })
 }
