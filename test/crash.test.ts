@@ -325,9 +325,20 @@ describe.each(dialects())('worker crashes (%s)', (dialect) => {
     for (const o of orders) {
       const seen = await venueView(o)
       if (o.status === 'unknown') {
+        // what the service knew of it, for the next one to read this
+        const known = JSON.stringify({
+          venue: o.venue,
+          error: o.error,
+          submittedAt: o.submittedAt,
+          observedAt: o.observedAt,
+          nextCheckAt: o.nextCheckAt,
+          leaseOwner: o.leaseOwner,
+          updatedAt: o.updatedAt,
+          at: new Date().toISOString(),
+        })
         expect(
           seen,
-          `unknown ${o.id} exists at the venue (seed ${seed})`,
+          `unknown ${o.id} exists at the venue (seed ${seed}): ${known}`,
         ).toBeNull()
       } else {
         // a fill we recorded is a venue order the engine knows
