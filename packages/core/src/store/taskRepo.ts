@@ -105,9 +105,8 @@ export function taskRepo(scope: RepoScope): TaskRepo {
             .where('fence', '=', fence)
             .where('status', '=', 'running')
             .where('lease_owner', 'is', null)
-            .returning('id')
             .executeTakeFirst()
-          if (row) written.push(row.id)
+          if (row.numUpdatedRows > 0n) written.push(id)
         }
         return written
       })
