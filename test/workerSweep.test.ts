@@ -103,6 +103,48 @@ describe.each(dialects())('the monitor sweep (%s)', (dialect) => {
     await closeAll(o, [id])
   })
 
+  test('each venue is told its accounts busiest first; a streamed account is read through every sweep and leaves the cadence', async () => {
+    const [busy, quiet] = [await bed.owner(), await bed.owner()]
+    const ids = [
+      await create(busy),
+      await create(busy, { longMarket: 'ETHUSDT', shortMarket: 'ETH' }),
+      await create(quiet),
+    ]
+    await bed.drain()
+    const aster = bed.venues.adapters.aster
+    const named: string[][] = []
+    const reads: string[] = []
+    const { positions } = aster
+    aster.streamAccounts = (owners) => {
+      named.push([...owners])
+    }
+    // the busy owner's account is streamed: free to read
+    aster.accountStreamed = (owner) => owner === busy.owner
+    // otherwise one read a minute for everyone: a minute's cadence
+    aster.accountReadsPerMinute = () => 1
+    aster.positions = (cred, options) => {
+      reads.push(cred.owner)
+      return positions.call(aster, cred, options)
+    }
+    try {
+      for (let i = 0; i < 3; i++) {
+        bed.clock.advance(1_000)
+        await runMonitorSweep(bed.worker)
+      }
+    } finally {
+      delete aster.streamAccounts
+      delete aster.accountStreamed
+      delete aster.accountReadsPerMinute
+      aster.positions = positions
+    }
+    expect(named.at(-1)).toEqual([busy.owner, quiet.owner])
+    // read through on every sweep; the other kept its snapshot
+    expect(reads.filter((o) => o === busy.owner)).toHaveLength(3)
+    expect(reads.filter((o) => o === quiet.owner).length).toBeLessThanOrEqual(1)
+    await closeAll(busy, ids.slice(0, 2))
+    await closeAll(quiet, ids.slice(2))
+  })
+
   test('a leg liquidated at the venue: the sweep hands the task to a claim, which closes it', async () => {
     const o = await bed.owner()
     const aster = bed.venues.exchanges.aster
