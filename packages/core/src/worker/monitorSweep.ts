@@ -68,7 +68,6 @@ export async function runMonitorSweep(deps: WorkerDeps): Promise<SweepResult> {
     watched.push(...page)
     if (page.length < PAGE) break
   }
-  // the budget is the deployment's: every worker's accounts count
   const tasks = watched.filter(
     (t) =>
       mine(t.owner) &&
@@ -77,6 +76,7 @@ export async function runMonitorSweep(deps: WorkerDeps): Promise<SweepResult> {
       t.resizeRequest === null,
   )
   streamBusiest(deps, tasks)
+  // the budget is the deployment's: every worker's accounts count
   const snapshots = snapshotReader(deps, positionsAges(deps, watched))
   snapshots.want(tasks)
   // every account and market is read at once, not one after the other;
