@@ -1,4 +1,4 @@
-import { runMonitorSweep } from '@dn/core'
+import { runMonitorSweep, runWorkerRound } from '@dn/core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { dialects, type TestOwner } from './support/testService.js'
 import { startWorkerBed, type WorkerBed } from './support/workerHarness.js'
@@ -143,6 +143,50 @@ describe.each(dialects())('the monitor sweep (%s)', (dialect) => {
     expect(reads.filter((o) => o === quiet.owner).length).toBeLessThanOrEqual(1)
     await closeAll(busy, ids.slice(0, 2))
     await closeAll(quiet, ids.slice(2))
+  })
+
+  test('a claimed funding step reads no positions the sweep read within the minute', async () => {
+    const o = await bed.owner()
+    const id = await create(o)
+    await bed.drain()
+    const aster = bed.venues.adapters.aster
+    const { positions } = aster
+    // one read a minute: the sweep keeps a snapshot up to a minute old
+    aster.accountReadsPerMinute = () => 1
+    let reads = 0
+    aster.positions = (cred, options) => {
+      if (cred.owner === o.owner) reads++
+      return positions.call(aster, cred, options)
+    }
+    try {
+      bed.clock.advance(1_000)
+      await runMonitorSweep(bed.worker)
+      reads = 0
+      // 30 s on, its funding comes due and a claim books it
+      bed.clock.advance(30_000)
+      await bed.svc.store.tasks.update(id, {
+        nextCheckAt: new Date(bed.clock.now()).toISOString(),
+        updatedAt: new Date(bed.clock.now()).toISOString(),
+      })
+      const t = await row(id)
+      await bed.svc.store.tasks.update(id, {
+        engineState: {
+          ...(t.engineState as NonNullable<typeof t.engineState>),
+          fundingCheckAt: new Date(bed.clock.now()).toISOString(),
+        },
+        updatedAt: new Date(bed.clock.now()).toISOString(),
+      })
+      await runWorkerRound(bed.worker, 16, false)
+      const after = await row(id)
+      expect(Date.parse(after.nextCheckAt ?? '')).toBeGreaterThan(
+        bed.clock.now(),
+      )
+      expect(reads).toBe(0)
+    } finally {
+      delete aster.accountReadsPerMinute
+      aster.positions = positions
+    }
+    await closeAll(o, [id])
   })
 
   test('a leg liquidated at the venue: the sweep hands the task to a claim, which closes it', async () => {

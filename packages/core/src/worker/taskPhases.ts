@@ -213,6 +213,15 @@ export const NEAR_THRESHOLD_MAX_AGE_MS = 2_000
 export const FUNDING_READ_LAG_MS = 2_000
 
 /**
+ * How old the positions a claimed running task's step reads may be. That
+ * step books funding when a settlement has passed: positions only share a
+ * payment out pro rata and feed an evaluation the sweep repeats every
+ * second. On the hour every task's step comes due at once; reading each
+ * account afresh then spent the whole routine budget (the scale bench).
+ */
+export const CLAIMED_POSITIONS_MAX_AGE_MS = 60_000
+
+/**
  * A running task, claimed: refresh prices (from the venue's shared market
  * snapshot), leverage and margin modes (from its accounts' shared
  * positions), book funding once a settlement has passed, then apply the
@@ -229,8 +238,11 @@ export async function monitorTask(step: TaskStep): Promise<number | null> {
     LEGS.map(async (l) =>
       (
         await io[l].adapter.positions(io[l].cred, {
-          maxAgeMs: near ? NEAR_THRESHOLD_MAX_AGE_MS : POSITIONS_MAX_AGE_MS,
+          maxAgeMs: near
+            ? NEAR_THRESHOLD_MAX_AGE_MS
+            : CLAIMED_POSITIONS_MAX_AGE_MS,
           priority: near ? 'urgent' : 'routine',
+          budgetFallbackMs: CLAIMED_POSITIONS_MAX_AGE_MS,
         })
       ).find((p) => p.market === marketOf(task, l)),
     ),
