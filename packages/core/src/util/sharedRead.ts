@@ -13,8 +13,13 @@ export interface Snapshot<T> {
  * read is in flight wait for that read instead of sending their own. So
  * a thousand tasks on one venue cost one request, not a thousand.
  */
-export interface SharedRead<K, T> {
-  get(key: K, maxAgeMs: number): Promise<Snapshot<T>>
+export interface SharedRead<K, T, C = undefined> {
+  /**
+   * @param context what a read this call sends needs beyond the key (a
+   *   credential, a priority); a caller served a snapshot or a read in
+   *   flight does not send one
+   */
+  get(key: K, maxAgeMs: number, context?: C): Promise<Snapshot<T>>
   /** The last snapshot of `key`, however old, without reading. */
   peek(key: K): Snapshot<T> | undefined
   /** Replaces the snapshot (a stream update, or our own fill). */
@@ -24,27 +29,28 @@ export interface SharedRead<K, T> {
 }
 
 /**
- * @param read sends the venue request for `key`
+ * @param read sends the venue request for `key`, with the context of the
+ *   caller that asked first
  * @example const marks = createSharedRead(clock, () => readAllMarks())
  */
-export function createSharedRead<K, T>(
+export function createSharedRead<K, T, C = undefined>(
   clock: Clock,
-  read: (key: K) => Promise<T>,
-): SharedRead<K, T> {
+  read: (key: K, context: C | undefined) => Promise<T>,
+): SharedRead<K, T, C> {
   const snapshots = new Map<K, Snapshot<T>>()
   const inFlight = new Map<K, Promise<Snapshot<T>>>()
   // a drop makes reads already in flight stale: they serve their own
   // callers but are not kept
   const generation = new Map<K, number>()
   return {
-    get(key, maxAgeMs) {
+    get(key, maxAgeMs, context) {
       const hit = snapshots.get(key)
       if (hit && clock.now() - hit.at <= maxAgeMs) return Promise.resolve(hit)
       const pending = inFlight.get(key)
       if (pending) return pending
       const at = clock.now()
       const gen = generation.get(key) ?? 0
-      const p = read(key)
+      const p = read(key, context)
         .then((value) => {
           const snap = { value, at }
           if ((generation.get(key) ?? 0) !== gen) return snap

@@ -9,6 +9,7 @@ import type { RequestPriority } from '../limits/requestBudget.js'
 import type { MarketQuote } from '../ports/marketData.js'
 import type { TaskObservation } from '../ports/store.js'
 import type { VenueCredential, VenuePosition } from '../ports/venueAdapter.js'
+import { createSharedRead, type SharedRead } from '../util/sharedRead.js'
 import { msToIso } from '../util/time.js'
 import {
   changedShows,
@@ -137,26 +138,36 @@ function positionsAges(
   deps: WorkerDeps,
   watched: readonly TaskRecord[],
 ): ReadonlyMap<VenueId, number> {
-  const accounts = new Map<VenueId, Set<string>>()
-  for (const task of watched) {
-    for (const l of LEGS) {
-      const venue = venueOf(task, l)
-      // a streamed account costs no request
-      if (deps.adapters[venue].accountStreamed?.(task.owner)) continue
-      let set = accounts.get(venue)
-      if (!set) {
-        set = new Set()
-        accounts.set(venue, set)
-      }
-      set.add(task.owner)
-    }
-  }
   const ages = new Map<VenueId, number>()
-  for (const [venue, owners] of accounts) {
-    const rate = deps.adapters[venue].accountReadsPerMinute?.()
-    ages.set(venue, positionsMaxAgeMs(owners.size, rate))
+  for (const [venue, byOwner] of tasksByOwner(watched)) {
+    const adapter = deps.adapters[venue]
+    // a streamed account costs no request
+    let read = 0
+    for (const owner of byOwner.keys()) {
+      if (!adapter.accountStreamed?.(owner)) read++
+    }
+    ages.set(venue, positionsMaxAgeMs(read, adapter.accountReadsPerMinute?.()))
   }
   return ages
+}
+
+/** Each venue's owners among `tasks`, with how many legs each has there. */
+function tasksByOwner(
+  tasks: readonly TaskRecord[],
+): Map<VenueId, Map<string, number>> {
+  const counts = new Map<VenueId, Map<string, number>>()
+  for (const task of tasks) {
+    for (const l of LEGS) {
+      const venue = venueOf(task, l)
+      let byOwner = counts.get(venue)
+      if (!byOwner) {
+        byOwner = new Map()
+        counts.set(venue, byOwner)
+      }
+      byOwner.set(task.owner, (byOwner.get(task.owner) ?? 0) + 1)
+    }
+  }
+  return counts
 }
 
 /**
@@ -173,19 +184,7 @@ function spread(ageMs: number, owner: string): number {
  * watched tasks) first, so a venue with user streams streams those.
  */
 function streamBusiest(deps: WorkerDeps, tasks: readonly TaskRecord[]) {
-  const counts = new Map<VenueId, Map<string, number>>()
-  for (const task of tasks) {
-    for (const l of LEGS) {
-      const venue = venueOf(task, l)
-      let byOwner = counts.get(venue)
-      if (!byOwner) {
-        byOwner = new Map()
-        counts.set(venue, byOwner)
-      }
-      byOwner.set(task.owner, (byOwner.get(task.owner) ?? 0) + 1)
-    }
-  }
-  for (const [venue, byOwner] of counts) {
+  for (const [venue, byOwner] of tasksByOwner(tasks)) {
     const busiest = [...byOwner].sort(
       (a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1),
     )
@@ -223,21 +222,8 @@ function snapshotReader(deps: WorkerDeps, ages: ReadonlyMap<VenueId, number>) {
   const accounts = new Map<string, { near: boolean }>()
   const positions = new Map<string, Promise<VenuePosition[]>>()
 
-  const credential = (owner: string, venue: VenueId) => {
-    const key = `${owner}|${venue}`
-    const now = deps.clock.now()
-    const kept = creds.get(key)
-    if (kept && now - kept.at < CREDENTIAL_KEEP_MS) return kept.value
-    const value = handled(
-      resolveCredential(deps.store, deps.secrets, owner, venue),
-    )
-    creds.set(key, { at: now, value })
-    // a failed resolve is not kept: the next sweep asks the store again
-    value.catch(() => {
-      if (creds.get(key)?.value === value) creds.delete(key)
-    })
-    return value
-  }
+  const credential = async (owner: string, venue: VenueId) =>
+    (await creds.get(`${owner}|${venue}`, CREDENTIAL_KEEP_MS)).value
 
   const legReading = async (task: TaskRecord, l: Leg): Promise<LegReading> => {
     const venue = venueOf(task, l)
@@ -340,14 +326,22 @@ const CREDENTIAL_KEEP_MS = 30_000
 
 const credentialsByWorker = new WeakMap<
   WorkerDeps,
-  Map<string, { at: number; value: Promise<VenueCredential> }>
+  SharedRead<string, VenueCredential>
 >()
 
-/** The sweep's credentials of one worker, kept from sweep to sweep. */
-function sweepCredentials(deps: WorkerDeps) {
+/**
+ * The sweep's credentials of one worker, kept from sweep to sweep (a
+ * failed resolve is not kept: the next sweep asks the store again).
+ */
+function sweepCredentials(
+  deps: WorkerDeps,
+): SharedRead<string, VenueCredential> {
   let kept = credentialsByWorker.get(deps)
   if (!kept) {
-    kept = new Map()
+    kept = createSharedRead(deps.clock, (key: string) => {
+      const [owner, venue] = key.split('|') as [string, VenueId]
+      return resolveCredential(deps.store, deps.secrets, owner, venue)
+    })
     credentialsByWorker.set(deps, kept)
   }
   return kept

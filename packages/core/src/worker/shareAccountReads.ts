@@ -38,13 +38,14 @@ function accountKey(cred: VenueCredential): string {
 }
 
 function shareOne(adapter: VenueAdapter, clock: Clock): VenueAdapter {
-  const creds = new Map<string, VenueCredential>()
-  const reads = createSharedRead<string, VenuePosition[]>(clock, (key) => {
-    const cred = creds.get(key)
-    if (!cred) throw new Error(`no credential for ${key}`)
-    return adapter.positions(cred, { priority: pending.get(key) })
+  const reads = createSharedRead<
+    string,
+    VenuePosition[],
+    { cred: VenueCredential; priority: RequestPriority | undefined }
+  >(clock, (_key, ctx) => {
+    if (!ctx) throw new Error('a positions read needs its credential')
+    return adapter.positions(ctx.cred, { priority: ctx.priority })
   })
-  const pending = new Map<string, RequestPriority | undefined>()
   const changed = (cred: VenueCredential) => reads.drop(accountKey(cred))
   return {
     venue: adapter.venue,
@@ -71,10 +72,13 @@ function shareOne(adapter: VenueAdapter, clock: Clock): VenueAdapter {
     },
     async positions(cred, options) {
       const key = accountKey(cred)
-      creds.set(key, cred)
-      pending.set(key, options?.priority)
       try {
-        return (await reads.get(key, options?.maxAgeMs ?? 0)).value
+        return (
+          await reads.get(key, options?.maxAgeMs ?? 0, {
+            cred,
+            priority: options?.priority,
+          })
+        ).value
       } catch (err) {
         // dropped after our own orders, so never older than our last fill
         const last = reads.peek(key)

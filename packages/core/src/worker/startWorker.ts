@@ -127,7 +127,7 @@ export function startWorker(
 
   // the claim loop never waits for the sweep's reads: it runs on its own
   const round = () => runWorkerRound(deps, batch, false)
-  let sweepTimer: { cancel(): void } | undefined
+  let cutSweepPause: (() => void) | undefined
   const sweeping = (async () => {
     while (!stopping) {
       const started = deps.clock.now()
@@ -142,17 +142,13 @@ export function startWorker(
         })
       }
       if (stopping) break
-      const wait = Math.max(0, started + MONITOR_MS - deps.clock.now())
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, wait)
-        sweepTimer = {
-          cancel() {
-            clearTimeout(timer)
-            resolve()
-          },
-        }
-      })
-      sweepTimer = undefined
+      await pause(
+        Math.max(0, started + MONITOR_MS - deps.clock.now()),
+        (cut) => {
+          cutSweepPause = cut
+        },
+      )
+      cutSweepPause = undefined
     }
   })()
 
@@ -171,19 +167,15 @@ export function startWorker(
             error: err instanceof Error ? err.message : String(err),
           })
         }
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, idleMs)
-          wakeUp = () => {
-            clearTimeout(timer)
-            resolve()
-          }
+        await pause(idleMs, (cut) => {
+          wakeUp = cut
         })
         wakeUp = undefined
       }
       return 'stopped'
     } finally {
       stopping = true
-      sweepTimer?.cancel()
+      cutSweepPause?.()
       await unlisten()
       await sweeping
     }
@@ -195,8 +187,19 @@ export function startWorker(
     async stop() {
       stopping = true
       wakeUp?.()
-      sweepTimer?.cancel()
+      cutSweepPause?.()
       await done
     },
   }
+}
+
+/** Waits `ms`, or less if the function handed to `onCut` is called. */
+function pause(ms: number, onCut: (cut: () => void) => void): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms)
+    onCut(() => {
+      clearTimeout(timer)
+      resolve()
+    })
+  })
 }

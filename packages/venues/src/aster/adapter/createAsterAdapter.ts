@@ -182,48 +182,47 @@ export function createAsterAdapter(options: AsterAdapterOptions): VenueAdapter {
   const oneWay = new Map<string, number>()
   // income (weight 30) answers every symbol without one: a read from a
   // cursor serves each market's tasks of the account
-  const incomeCreds = new Map<string, VenueCredential>()
-  const incomePriority = new Map<string, RequestPriority>()
-  const incomeRows = createSharedRead<string, AsterIncomeRow[]>(
-    clock,
-    async (key) => {
-      const cred = incomeCreds.get(key)
-      if (!cred) throw new Error(`no credential for ${key}`)
-      let startTime = Number(key.slice(key.indexOf('|') + 1))
-      const rows: AsterIncomeRow[] = []
-      const seen = new Set<string>()
-      for (let page = 0; page < INCOME_MAX_PAGES; page++) {
-        const raw = await signed(
-          cred,
-          'GET',
-          '/fapi/v3/income',
-          [
-            ['incomeType', 'FUNDING_FEE'],
-            ['startTime', String(startTime)],
-            ['limit', String(INCOME_PAGE)],
-          ],
-          'read',
-          undefined,
-          incomePriority.get(key) ?? 'history',
-        )
-        if (!Array.isArray(raw)) throw badRead('income', raw)
-        let last = startTime
-        for (const row of raw) {
-          const r = parseIncomeRow(row)
-          last = Math.max(last, r.time)
-          // a page may end inside one settlement's rows: the next starts
-          // at its time again, and what was read is not counted twice
-          const id = `${r.time}|${r.symbol}`
-          if (seen.has(id)) continue
-          seen.add(id)
-          rows.push(r)
-        }
-        if (raw.length < INCOME_PAGE) break
-        startTime = last
+  const incomeRows = createSharedRead<
+    string,
+    AsterIncomeRow[],
+    { cred: VenueCredential; priority: RequestPriority | undefined }
+  >(clock, async (key, ctx) => {
+    if (!ctx) throw new Error(`no credential for ${key}`)
+    const { cred } = ctx
+    let startTime = Number(key.slice(key.indexOf('|') + 1))
+    const rows: AsterIncomeRow[] = []
+    const seen = new Set<string>()
+    for (let page = 0; page < INCOME_MAX_PAGES; page++) {
+      const raw = await signed(
+        cred,
+        'GET',
+        '/fapi/v3/income',
+        [
+          ['incomeType', 'FUNDING_FEE'],
+          ['startTime', String(startTime)],
+          ['limit', String(INCOME_PAGE)],
+        ],
+        'read',
+        undefined,
+        ctx.priority ?? 'history',
+      )
+      if (!Array.isArray(raw)) throw badRead('income', raw)
+      let last = startTime
+      for (const row of raw) {
+        const r = parseIncomeRow(row)
+        last = Math.max(last, r.time)
+        // a page may end inside one settlement's rows: the next starts
+        // at its time again, and what was read is not counted twice
+        const id = `${r.time}|${r.symbol}`
+        if (seen.has(id)) continue
+        seen.add(id)
+        rows.push(r)
       }
-      return rows
-    },
-  )
+      if (raw.length < INCOME_PAGE) break
+      startTime = last
+    }
+    return rows
+  })
 
   /** A public read; a refusal (e.g. -1121) means the data is unavailable. */
   /** Market data: one read serves every quote, so it goes before routine reads. */
@@ -541,9 +540,12 @@ export function createAsterAdapter(options: AsterAdapterOptions): VenueAdapter {
         throw new RangeError(`since must be an ISO time: ${since}`)
       }
       const key = `${cred.owner.toLowerCase()}|${startTime}`
-      incomeCreds.set(key, cred)
-      incomePriority.set(key, read?.priority ?? 'history')
-      const rows = (await incomeRows.get(key, INCOME_SHARED_MS)).value
+      const rows = (
+        await incomeRows.get(key, INCOME_SHARED_MS, {
+          cred,
+          priority: read?.priority,
+        })
+      ).value
       // income rows carry neither the rate nor the position size
       return rows
         .filter((r) => r.symbol === market)

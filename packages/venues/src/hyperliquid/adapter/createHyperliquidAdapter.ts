@@ -140,10 +140,9 @@ export function createHyperliquidAdapter(
   const actionTtl = options.orderActionTtlMs ?? 60_000
   // userFunding answers every coin of a user: one read from a cursor
   // serves each market's tasks of that user (weight 20 + per 20 rows)
-  const fundingPriority = new Map<string, RequestPriority>()
-  const fundingRows = createSharedRead<string, HlFundingRow[]>(
+  const fundingRows = createSharedRead<string, HlFundingRow[], RequestPriority>(
     clock,
-    async (key) => {
+    async (key, priority) => {
       const [user, from] = key.split('|') as [string, string]
       let startTime = Number(from)
       const rows: HlFundingRow[] = []
@@ -152,7 +151,7 @@ export function createHyperliquidAdapter(
           '/info',
           { type: 'userFunding', user, startTime },
           'read',
-          fundingPriority.get(key) ?? 'history',
+          priority ?? 'history',
         )
         if (!Array.isArray(raw)) throw badRead('userFunding', raw)
         let last = startTime
@@ -433,8 +432,9 @@ export function createHyperliquidAdapter(
         throw new RangeError(`since must be an ISO time: ${since}`)
       }
       const key = `${owner(cred).toLowerCase()}|${startTime}`
-      fundingPriority.set(key, read?.priority ?? 'history')
-      const rows = (await fundingRows.get(key, FUNDING_SHARED_MS)).value
+      const rows = (
+        await fundingRows.get(key, FUNDING_SHARED_MS, read?.priority)
+      ).value
       return rows
         .filter((p) => p.coin === market)
         .map((p) => ({
