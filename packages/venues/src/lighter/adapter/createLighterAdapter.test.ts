@@ -107,6 +107,12 @@ describe('createLighterAdapter against the protocol fake', () => {
       Number(engine.mark) * 0.01,
     )
     expect(q.fundingRateHourly).toBe(engine.fundingRateHourly)
+    // on the wire, `funding-rates` states the rate for eight hours
+    const raw = (await (
+      await fetch(`${bed.fake.url}/api/v1/funding-rates`)
+    ).json()) as { funding_rates: { symbol: string; rate: number }[] }
+    const btc = raw.funding_rates.find((r) => r.symbol === 'BTC')
+    expect(btc?.rate).toBe(Number(engine.fundingRateHourly) * 8)
   })
 
   test('place: an IOC fills; the position shows; order() finds it', async () => {

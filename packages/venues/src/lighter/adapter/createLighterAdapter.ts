@@ -27,6 +27,7 @@ import {
 } from '../binding/lighterVenue.js'
 import type { LighterTier } from '../limits/lighterLimits.js'
 import { createLighterAuthToken } from '../signer/authToken.js'
+import { hourlyFromRestRate } from '../stream/lighterFundingUnits.js'
 import { cancelLighterOrder } from './cancelLighterOrder.js'
 import {
   createLighterNonceManager,
@@ -159,7 +160,7 @@ export function createLighterAdapter(
     return parseLighterMarkets(raw)
   }
 
-  /** Lighter's hourly funding rate of every market, by market id */
+  /** Lighter's funding rate per hour of every market, by market id */
   async function loadFundingRates(): Promise<Map<number, string>> {
     const raw = await transport.get('funding-rates', {}, undefined, 'urgent')
     const rates = new Map<number, string>()
@@ -168,7 +169,7 @@ export function createLighterAdapter(
       if (!isObj(r) || r.exchange !== 'lighter') continue
       const id = intField(r.market_id)
       const rate = decField(r.rate)
-      if (id !== null && rate !== null) rates.set(id, rate)
+      if (id !== null && rate !== null) rates.set(id, hourlyFromRestRate(rate))
     }
     return rates
   }
@@ -296,8 +297,6 @@ export function createLighterAdapter(
         // the service decides uses it, so the mark stands for both
         bid: m.mark,
         ask: m.mark,
-        // Lighter settles funding hourly; the period of `rate` is taken
-        // to be that hour (lighter.md §2 leaves it unconfirmed)
         fundingRateHourly: rates.value.get(m.marketId) ?? '0',
         at: snap.at,
         nextFundingAt: nextHourAfter(snap.at),

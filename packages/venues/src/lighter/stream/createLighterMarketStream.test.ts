@@ -19,9 +19,11 @@ import {
   lighterWsUrl,
 } from './createLighterMarketStream.js'
 import {
-  restRateFromStream,
-  streamRateFromRest,
-} from './lighterStreamFunding.js'
+  hourlyFromRestRate,
+  hourlyFromStreamRate,
+  restRateFromHourly,
+  streamRateFromHourly,
+} from './lighterFundingUnits.js'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
@@ -47,10 +49,17 @@ describe('lighterWsUrl', () => {
     expect(() => lighterWsUrl('ftp://x')).toThrow(RangeError)
   })
 
-  test('funding units: stream percent per hour ↔ REST fraction per 8 h', () => {
-    expect(restRateFromStream('0.0012')).toBe('0.000096')
-    expect(streamRateFromRest(0.000096)).toBe('0.0012')
-    expect(restRateFromStream(streamRateFromRest('-0.0000123456789'))).toBe(
+  test('funding units: stream percent per hour, REST fraction per 8 h → fraction per hour', () => {
+    expect(hourlyFromStreamRate('0.0012')).toBe('0.000012')
+    expect(hourlyFromRestRate(0.000096)).toBe('0.000012')
+    expect(streamRateFromHourly('0.000012')).toBe('0.0012')
+    expect(restRateFromHourly('0.000012')).toBe('0.000096')
+    // one REST unit is 12.5 stream units
+    expect(hourlyFromRestRate('0.0001')).toBe(hourlyFromStreamRate('0.00125'))
+    expect(hourlyFromStreamRate(streamRateFromHourly('-0.0000123456789'))).toBe(
+      '-0.0000123456789',
+    )
+    expect(hourlyFromRestRate(restRateFromHourly('-0.0000123456789'))).toBe(
       '-0.0000123456789',
     )
   })
@@ -83,7 +92,10 @@ describe('createLighterMarketStream over the Lighter fake', () => {
     const rates = new Map<number, string>()
     for (const r of raw.funding_rates as unknown[]) {
       if (isObj(r) && r.exchange === 'lighter') {
-        rates.set(r.market_id as number, decField(r.rate) as string)
+        rates.set(
+          r.market_id as number,
+          hourlyFromRestRate(decField(r.rate) as string),
+        )
       }
     }
     return list.map((m) => ({
@@ -243,11 +255,11 @@ describe('createLighterMarketStream frames', () => {
     await waitFor(() => stream.latest('BTC') !== undefined, 'the snapshot')
     expect(stream.latest('ETH')).toMatchObject({
       mark: '2000.5',
-      fundingRate: '0.000096',
+      fundingRate: '0.000012',
     })
     expect(stream.latest('BTC')).toMatchObject({
       mark: '64000',
-      fundingRate: '-0.0002',
+      fundingRate: '-0.000025',
     })
     const snapshotAt = stream.latest('BTC')?.at ?? 0
 
@@ -292,7 +304,7 @@ describe('createLighterMarketStream frames', () => {
     })
     await waitFor(() => stream.latest('ETH')?.mark === '2001', 'the update')
     // ETH keeps its funding; BTC, left out, is still current
-    expect(stream.latest('ETH')?.fundingRate).toBe('0.000096')
+    expect(stream.latest('ETH')?.fundingRate).toBe('0.000012')
     expect(stream.latest('BTC')?.at ?? 0).toBeGreaterThan(snapshotAt)
     expect(stream.latest('BTC')?.mark).toBe('64000')
 
@@ -304,7 +316,7 @@ describe('createLighterMarketStream frames', () => {
       type: 'update/market_stats',
     })
     await waitFor(() => stream.latest('BTC')?.mark === '65000', 'single form')
-    expect(stream.latest('BTC')?.fundingRate).toBe('-0.0002')
+    expect(stream.latest('BTC')?.fundingRate).toBe('-0.000025')
     expect(stream.state()).toBe('open')
   })
 })

@@ -10,7 +10,7 @@ import {
   isObj,
   type Json,
 } from '../adapter/lighterWireValue.js'
-import { restRateFromStream } from './lighterStreamFunding.js'
+import { hourlyFromStreamRate } from './lighterFundingUnits.js'
 
 /**
  * Lighter's `market_stats/all` WebSocket channel as a {@link MarketStream}:
@@ -42,8 +42,8 @@ import { restRateFromStream } from './lighterStreamFunding.js'
  *   `parse_ws_funding_rate_update`; Allium's Lighter table: "Current live
  *   funding rate estimate" / "Last settled funding rate"). REST
  *   `funding-rates` gives the current rate, so `current_funding_rate` is
- *   the one used, converted to REST's units (`lighterStreamFunding.ts`:
- *   percent per hour vs a fraction over 8 h, **[unverified]** live).
+ *   the one used, converted from percent per hour to the hourly fraction
+ *   the service works in (`lighterFundingUnits.ts`, **[unverified]** live).
  * - Keep-alive: the client sends something at least every 2 minutes,
  *   `{"type":"ping"}` (apidocs `market-data`, which pings every 60 s);
  *   a server `{"type":"ping"}` is answered `{"type":"pong"}`
@@ -103,7 +103,7 @@ export function createLighterMarketStream(
     const mark = decField(s.mark_price)
     if (mark !== null) held.mark = mark
     const rate = decField(s.current_funding_rate)
-    if (rate !== null) held.fundingRate = restRateFromStream(rate)
+    if (rate !== null) held.fundingRate = hourlyFromStreamRate(rate)
     held.at = at
     byId.set(marketId, held)
   }

@@ -4,6 +4,7 @@ import {
   parseLighterAuthToken,
   verifyLighterAuthToken,
 } from '../../lighter/signer/authToken.js'
+import { restRateFromHourly } from '../../lighter/stream/lighterFundingUnits.js'
 import { FAKE_CODES, LighterFakeError } from './lighterFakeError.js'
 import { lighterFakeOrderJson } from './lighterFakeOrderJson.js'
 import { isLive } from './lighterFakeOrders.js'
@@ -54,7 +55,11 @@ export function handleRead(
           market_id: m.marketId,
           exchange: 'lighter',
           symbol: m.symbol,
-          rate: Number(state.exchange.quote(m.symbol).fundingRateHourly),
+          rate: Number(
+            restRateFromHourly(
+              state.exchange.quote(m.symbol).fundingRateHourly,
+            ),
+          ),
         })),
       }
     case 'accountsByL1Address':

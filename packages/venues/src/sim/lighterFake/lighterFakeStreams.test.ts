@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { WebSocket } from 'ws'
-import { streamRateFromRest } from '../../lighter/stream/lighterStreamFunding.js'
+import {
+  hourlyFromRestRate,
+  streamRateFromHourly,
+} from '../../lighter/stream/lighterFundingUnits.js'
 import { createSimExchange } from '../simExchange.js'
 import { type LighterFake, startLighterFake } from './startLighterFake.js'
 
@@ -74,7 +77,9 @@ describe('Lighter fake WebSocket', () => {
         mark_price: d.mark_price,
         index_price: d.index_price,
         last_trade_price: d.last_trade_price,
-        current_funding_rate: streamRateFromRest(rate as number),
+        current_funding_rate: streamRateFromHourly(
+          hourlyFromRestRate(rate as number),
+        ),
       })
       expect(s.funding_timestamp).toBe(Date.parse('2026-03-01T10:00:00Z'))
     }

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { type RawData, type WebSocket, WebSocketServer } from 'ws'
-import { streamRateFromRest } from '../../lighter/stream/lighterStreamFunding.js'
+import { streamRateFromHourly } from '../../lighter/stream/lighterFundingUnits.js'
 import { handleRead } from './lighterFakeReads.js'
 import type { LighterFakeState } from './lighterFakeState.js'
 
@@ -21,8 +21,8 @@ import type { LighterFakeState } from './lighterFakeState.js'
  * - Values come from the REST reads (`handleRead`): `mark_price`,
  *   `index_price`, `last_trade_price`, `open_interest` as
  *   `orderBookDetails` gives them, and `current_funding_rate` /
- *   `funding_rate` = `funding-rates`' lighter rate in the stream's unit
- *   (`lighterStreamFunding.ts`); `funding_rate` is not the last settled
+ *   `funding_rate` = the engine's hourly rate in the stream's unit, percent
+ *   per hour (`lighterFundingUnits.ts`); `funding_rate` is not the last settled
  *   one here; `funding_timestamp` is the engine's last hour. Daily
  *   figures are 0.
  * - `{"type":"ping"}` → `{"type":"pong"}`. Anything else →
@@ -61,14 +61,13 @@ export function createLighterFakeStreams(
     const q = new URLSearchParams()
     const details = handleRead(state, 'orderBookDetails', q, undefined)
       .order_book_details as Record<string, unknown>[]
-    const rates = handleRead(state, 'funding-rates', q, undefined)
-      .funding_rates as { market_id: number; rate: number }[]
-    const rateOf = new Map(rates.map((r) => [r.market_id, r.rate]))
     const settled = Math.floor(state.exchange.now() / HOUR_MS) * HOUR_MS
     const out = new Map<number, Record<string, unknown>>()
     for (const d of details) {
       const id = d.market_id as number
-      const rate = streamRateFromRest(rateOf.get(id) ?? 0)
+      const rate = streamRateFromHourly(
+        state.exchange.quote(d.symbol as string).fundingRateHourly,
+      )
       out.set(id, {
         symbol: d.symbol,
         market_id: id,
