@@ -93,4 +93,20 @@ describe.each(dialects())('monitoring running tasks (%s)', (dialect) => {
     await post(id, 'close')
     await bed.drain()
   })
+  test('a close between a settlement and the step that books it still books that payment', async () => {
+    const toHour = HOUR - (bed.clock.now() % HOUR)
+    if (toHour < 90_000) await bed.advance(toHour + 5_000)
+    const id = await create()
+    await bed.drain()
+    const before = await get(id)
+    expect(before.status).toBe('running')
+    // just past the settlement, before the step that would read it: the
+    // close comes first
+    bed.clock.advance(HOUR - (bed.clock.now() % HOUR) + 500)
+    await post(id, 'close')
+    await bed.drain()
+    const closed = await get(id)
+    expect(closed.status).toBe('closed')
+    expect(closed.fundingUsd).not.toBe(before.fundingUsd)
+  })
 })

@@ -2,6 +2,7 @@ import type { Leg, LegOrder, TaskOperation } from '../domain/taskEngineState.js'
 import { dec, decString } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
 import { MONITOR_MS, startOperation, type TaskStep } from './processTask.js'
+import { bookFunding, settlementUnbooked } from './taskFunding.js'
 import { newLegOrder } from './taskLegOrders.js'
 import { readMarkets } from './taskMarkets.js'
 
@@ -112,7 +113,12 @@ export async function completeOperation(
     case 'close': {
       const left = LEGS.filter((l) => dec(sizes[l]).gt(0))
       if (left.length === 0) {
-        await step.save({ ...base, status: 'closed', error: null })
+        await step.save({
+          ...base,
+          ...(await fundingAtClose(step)),
+          status: 'closed',
+          error: null,
+        })
         return null
       }
       await step.save({
@@ -129,6 +135,44 @@ export async function completeOperation(
         error: failed ? `resize incomplete: ${failed}` : null,
       })
       return step.now
+  }
+}
+
+/**
+ * A close that lands between a settlement and the step that books it
+ * (funding is read a little after each settlement, the close can come
+ * first) books that payment with the sizes the task held, so a closed
+ * task's funding total is whole. A read that fails is logged and the task
+ * closes anyway: its orders are done, and a venue that stays down must not
+ * hold it open.
+ */
+async function fundingAtClose(step: TaskStep) {
+  const t = step.task
+  if (!t.longSize && !t.shortSize) return {}
+  if (!settlementUnbooked(step)) return {}
+  try {
+    const booked = await bookFunding(
+      step,
+      { long: t.longSize, short: t.shortSize },
+      { long: undefined, short: undefined },
+    )
+    return {
+      fundingUsd: booked.fundingUsd,
+      engineState: {
+        ...step.state,
+        op: null,
+        fundingSince: booked.fundingSince,
+      },
+    }
+  } catch (err) {
+    step.deps.logger.error(
+      'funding since the last settlement not booked at close',
+      {
+        task: t.id,
+        error: err instanceof Error ? err.message : String(err),
+      },
+    )
+    return {}
   }
 }
 

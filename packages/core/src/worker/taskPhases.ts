@@ -7,6 +7,7 @@ import { dec, decString, floorToStep } from '../util/decimal.js'
 import { msToIso, nextHourAfter } from '../util/time.js'
 import { closeStart, evaluateRunningTask } from './evaluateRunningTask.js'
 import { MONITOR_MS, startOperation, type TaskStep } from './processTask.js'
+import { bookFunding, FUNDING_READ_LAG_MS } from './taskFunding.js'
 import {
   CLOSE_SLIPPAGE_BPS,
   marketOf,
@@ -209,9 +210,6 @@ export async function startResize(step: TaskStep): Promise<number | null> {
 export const POSITIONS_MAX_AGE_MS = 10_000
 /** ... and this often when the last round found it near a threshold. */
 export const NEAR_THRESHOLD_MAX_AGE_MS = 2_000
-/** Funding is read this long after a settlement, for the venue to show it. */
-export const FUNDING_READ_LAG_MS = 2_000
-
 /**
  * How old the positions a claimed running task's step reads may be. That
  * step books funding when a settlement has passed: positions only share a
@@ -247,29 +245,15 @@ export async function monitorTask(step: TaskStep): Promise<number | null> {
       ).find((p) => p.market === marketOf(task, l)),
     ),
   )
-  const since = step.state.fundingSince ?? task.createdAt
-  let funding = dec(0)
-  let cursor = since
   const checkAt = step.state.fundingCheckAt
   const fundingDue = !checkAt || now >= Date.parse(checkAt)
-  for (const [i, l] of LEGS.entries()) {
-    if (!fundingDue) break
-    const legSize = dec((l === 'long' ? task.longSize : task.shortSize) ?? '0')
-    const pos = positions[i]
-    for (const p of await io[l].adapter.funding(
-      io[l].cred,
-      marketOf(task, l),
-      since,
-    )) {
-      // the account's payment, shared pro rata if other tasks use the market
-      const share =
-        pos && !dec(pos.size).isZero()
-          ? legSize.div(dec(pos.size).abs())
-          : dec(1)
-      funding = funding.add(dec(p.amountUsd).mul(share.gt(1) ? 1 : share))
-      if (p.time >= cursor) cursor = msToIso(Date.parse(p.time) + 1)
-    }
-  }
+  const booked = fundingDue
+    ? await bookFunding(
+        step,
+        { long: task.longSize, short: task.shortSize },
+        { long: positions[0]?.size, short: positions[1]?.size },
+      )
+    : null
   const nextFunding = Math.min(
     ...LEGS.map((l) => m[l].quote.nextFundingAt ?? nextHourAfter(now)),
   )
@@ -288,11 +272,11 @@ export async function monitorTask(step: TaskStep): Promise<number | null> {
   )
   await step.save({
     ...verdict.shows,
-    fundingUsd: decString(dec(task.fundingUsd).add(funding).toDecimalPlaces(8)),
+    ...(booked ? { fundingUsd: booked.fundingUsd } : {}),
     engineState: {
       ...step.state,
       ...verdict.state,
-      fundingSince: cursor,
+      ...(booked ? { fundingSince: booked.fundingSince } : {}),
       fundingCheckAt,
     },
   })
