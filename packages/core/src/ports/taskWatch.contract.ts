@@ -106,6 +106,50 @@ export function taskWatchTests(databases: StoreContractDatabases) {
       expect(await store.tasks.recordObservations([])).toEqual([])
     }))
 
+  test('tasks: recordObservations writes a page of hundreds of rows, each with its own columns and fence', () =>
+    withOwnDatabase(databases, async (store) => {
+      const rows = Array.from({ length: 250 }, (_, i) =>
+        watched({ fence: i % 7 === 0 ? 9 : 4 }),
+      )
+      for (const t of rows) await store.tasks.insert(t)
+      // three shapes of change; every seventh row was claimed since (its
+      // fence moved on) and is left alone
+      const patchOf = (i: number) =>
+        i % 3 === 0
+          ? { longPrice: `${100 + i}.25`, updatedAt: at(NOW + i) }
+          : i % 3 === 1
+            ? {
+                shortPrice: `${200 + i}.5`,
+                error: null,
+                updatedAt: at(NOW + i),
+              }
+            : {
+                longPrice: `${300 + i}`,
+                shortPrice: '0.000001',
+                liqProtectionPct: '12.5',
+                engineState: {
+                  op: null,
+                  seq: i,
+                  fundingSince: null,
+                  fundingBelowSince: at(NOW),
+                },
+                updatedAt: at(NOW + i),
+              }
+      const entries = rows.map((t, i) => ({
+        id: t.id,
+        fence: 4,
+        patch: patchOf(i),
+      }))
+      const written = await store.tasks.recordObservations(entries)
+      const expected = rows.filter((_, i) => i % 7 !== 0).map((t) => t.id)
+      expect(written).toEqual(expected)
+      for (const [i, t] of rows.entries()) {
+        const after = await store.tasks.get(t.id)
+        if (i % 7 === 0) expect(after).toEqual(t)
+        else expect(after).toEqual({ ...t, ...patchOf(i), fence: 5 })
+      }
+    }))
+
   test('tasks: recordObservations never changes identity columns', () =>
     withOwnDatabase(databases, async (store) => {
       const t = watched()

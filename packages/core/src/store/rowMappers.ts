@@ -2,9 +2,13 @@ import { decString } from '../util/decimal.js'
 import { isoToMicros, microsToIso } from '../util/time.js'
 import type { DialectSpec } from './dialectSpec.js'
 
+/** What a column holds; the dialect says its SQL type (`columnSqlType`). */
+export type ColumnKind = 'text' | 'decimal' | 'micros' | 'int' | 'bool'
+
 /** How one record field maps to one column, both ways. */
 export interface Field<V, C extends string = string> {
   readonly column: C
+  readonly kind: ColumnKind
   write(value: V, dialect: DialectSpec): unknown
   read(raw: unknown): V
 }
@@ -18,13 +22,19 @@ export type FieldMap<R, T> = {
 export function text<V extends string, C extends string>(
   column: C,
 ): Field<V, C> {
-  return { column, write: (v) => v, read: (raw) => String(raw) as V }
+  return {
+    column,
+    kind: 'text',
+    write: (v) => v,
+    read: (raw) => String(raw) as V,
+  }
 }
 
 /** A decimal string, normalized on the way in and out. */
 export function decimal<C extends string>(column: C): Field<string, C> {
   return {
     column,
+    kind: 'decimal',
     write: (v) => decString(v),
     read: (raw) => decString(String(raw)),
   }
@@ -45,18 +55,20 @@ export function storedMicros(iso: string): number {
 export function micros<C extends string>(column: C): Field<string, C> {
   return {
     column,
+    kind: 'micros',
     write: (v) => storedMicros(v),
     read: (raw) => microsToIso(raw as number | string | bigint),
   }
 }
 
 export function int<C extends string>(column: C): Field<number, C> {
-  return { column, write: (v) => v, read: (raw) => Number(raw) }
+  return { column, kind: 'int', write: (v) => v, read: (raw) => Number(raw) }
 }
 
 export function bool<C extends string>(column: C): Field<boolean, C> {
   return {
     column,
+    kind: 'bool',
     write: (v, dialect) => dialect.bool(v),
     read: (raw) => raw === true || raw === 1 || raw === 1n,
   }
@@ -66,6 +78,7 @@ export function bool<C extends string>(column: C): Field<boolean, C> {
 export function json<V, C extends string>(column: C): Field<V, C> {
   return {
     column,
+    kind: 'text',
     write: (v) => JSON.stringify(v),
     read: (raw) => JSON.parse(String(raw)) as V,
   }
@@ -77,8 +90,21 @@ export function nullable<V, C extends string>(
 ): Field<V | null, C> {
   return {
     column: field.column,
+    kind: field.kind,
     write: (v, dialect) => (v === null ? null : field.write(v, dialect)),
     read: (raw) => (raw === null || raw === undefined ? null : field.read(raw)),
+  }
+}
+
+/** The SQL type of a column of `kind` in `dialect`, as the migrations made it. */
+export function columnSqlType(kind: ColumnKind, dialect: DialectSpec): string {
+  switch (kind) {
+    case 'text':
+      return 'text'
+    case 'int':
+      return 'integer'
+    default:
+      return String(dialect.types[kind])
   }
 }
 

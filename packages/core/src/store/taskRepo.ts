@@ -1,8 +1,9 @@
-import type { Updateable } from 'kysely'
+import { sql } from 'kysely'
 import type { ResizeRequest, TaskRecord, TaskStatus } from '../domain/task.js'
 import type { TaskEngineState } from '../domain/taskEngineState.js'
 import type { TaskRepo } from '../ports/store.js'
 import type { TasksTable } from './database.js'
+import { type FencedRowsUpdate, updateFencedRows } from './fencedRowsUpdate.js'
 import { LEASE_FIELDS, leasedTable } from './leasedTable.js'
 import type { RepoScope } from './repoScope.js'
 import {
@@ -64,6 +65,15 @@ export const ACTIVE_TASK_STATUSES: readonly TaskStatus[] = [
   'closing',
 ]
 
+/** Rows the monitor sweep writes: running and held by no worker. */
+const WATCHED_ROWS: FencedRowsUpdate = {
+  table: 'tasks',
+  kinds: Object.fromEntries(
+    Object.values(taskFields).map((f) => [f.column, f.kind]),
+  ),
+  where: sql`tasks.status = ${'running'} and tasks.lease_owner is null`,
+}
+
 /** Paired-position tasks. See {@link TaskRepo} for list and guard rules. */
 export function taskRepo(scope: RepoScope): TaskRepo {
   const t = leasedTable<TaskRecord, TaskStatus, 'tasks'>(scope, {
@@ -91,25 +101,14 @@ export function taskRepo(scope: RepoScope): TaskRepo {
     },
     recordObservations(entries) {
       if (entries.length === 0) return Promise.resolve([])
-      return scope.atomic(async (tx) => {
-        const written: string[] = []
-        for (const { id, fence, patch } of entries) {
-          const set = toRow(taskFields, patch, scope.dialect, IMMUTABLE)
-          const row = await tx
-            .updateTable('tasks')
-            .set((eb) => ({
-              ...(set as Updateable<TasksTable>),
-              fence: eb('fence', '+', 1),
-            }))
-            .where('id', '=', id)
-            .where('fence', '=', fence)
-            .where('status', '=', 'running')
-            .where('lease_owner', 'is', null)
-            .executeTakeFirst()
-          if (row.numUpdatedRows > 0n) written.push(id)
-        }
-        return written
-      })
+      const writes = entries.map(({ id, fence, patch }) => ({
+        id,
+        fence,
+        set: toRow(taskFields, patch, scope.dialect, IMMUTABLE),
+      }))
+      return scope.atomic((tx) =>
+        updateFencedRows(tx, scope.dialect, WATCHED_ROWS, writes),
+      )
     },
   }
 }

@@ -13,6 +13,35 @@ describe('decimal', () => {
     )
   })
 
+  test('property: decString of any decimal string equals its Decimal form (the canonical fast path changes nothing)', () => {
+    const viaDecimal = (v: string) => {
+      const d = dec(v)
+      return d.isZero() ? '0' : d.toFixed()
+    }
+    const digits = (min: number, max: number) =>
+      fc.string({
+        unit: fc.constantFrom(...'0123456789'),
+        minLength: min,
+        maxLength: max,
+      })
+    fc.assert(
+      fc.property(
+        fc.boolean(),
+        digits(1, 70),
+        fc.option(digits(0, 70)),
+        (neg, int, frac) => {
+          const v = `${neg ? '-' : ''}${int}${frac === null ? '' : `.${frac}`}`
+          if (v.endsWith('.')) return
+          expect(decString(v)).toBe(viaDecimal(v))
+        },
+      ),
+      { numRuns: 2_000 },
+    )
+    for (const v of ['-0', '0', '0.10', '00.1', '-0.0', '1.0', '10', '-7.25']) {
+      expect(decString(v)).toBe(viaDecimal(v))
+    }
+  })
+
   test('behavior: floorToStep rounds toward zero onto the step', () => {
     expect(decString(floorToStep('0.123456', '0.0001'))).toBe('0.1234')
     expect(decString(floorToStep('5', '0.001'))).toBe('5')

@@ -22,8 +22,20 @@ export function dec(value: DecimalInput): Decimal {
   return new Decimal(typeof value === 'number' ? String(value) : value)
 }
 
+const CANONICAL = /^-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?$/
+
 /** Canonical wire form: plain notation, no exponent, no trailing zeros. */
 export function decString(value: DecimalInput): string {
+  // already canonical (what the store and our own writes hold): as is,
+  // without building a Decimal; short enough that no exponent applies
+  if (
+    typeof value === 'string' &&
+    value.length <= 60 &&
+    value !== '-0' &&
+    CANONICAL.test(value)
+  ) {
+    return value
+  }
   const d = dec(value)
   return d.isZero() ? '0' : d.toFixed()
 }
