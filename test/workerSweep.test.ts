@@ -1,4 +1,4 @@
-import { runMonitorSweep, runWorkerRound } from '@dn/core'
+import { runMonitorSweep, runWorkerRound, type VenueCredential } from '@dn/core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { dialects, type TestOwner } from './support/testService.js'
 import { startWorkerBed, type WorkerBed } from './support/workerHarness.js'
@@ -114,9 +114,11 @@ describe.each(dialects())('the monitor sweep (%s)', (dialect) => {
     const aster = bed.venues.adapters.aster
     const named: string[][] = []
     const reads: string[] = []
+    let credentialOf: (() => Promise<VenueCredential>) | undefined
     const { positions } = aster
-    aster.streamAccounts = (owners) => {
-      named.push([...owners])
+    aster.streamAccounts = (accounts) => {
+      named.push(accounts.map((a) => a.owner))
+      credentialOf = accounts[0]?.credential
     }
     // the busy owner's account is streamed: free to read
     aster.accountStreamed = (owner) => owner === busy.owner
@@ -138,6 +140,8 @@ describe.each(dialects())('the monitor sweep (%s)', (dialect) => {
       aster.positions = positions
     }
     expect(named.at(-1)).toEqual([busy.owner, quiet.owner])
+    // a venue whose stream needs the account's key gets it on demand
+    expect((await credentialOf?.())?.owner).toBe(busy.owner)
     // read through on every sweep; the other kept its snapshot
     expect(reads.filter((o) => o === busy.owner)).toHaveLength(3)
     expect(reads.filter((o) => o === quiet.owner).length).toBeLessThanOrEqual(1)

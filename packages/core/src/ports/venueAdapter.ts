@@ -88,6 +88,12 @@ export interface FundingPayment {
   readonly positionSize: string
 }
 
+/** An account a venue may stream, its credential resolved on demand. */
+export interface StreamedAccount {
+  readonly owner: string
+  credential(): Promise<VenueCredential>
+}
+
 /** How a read may be served and how urgently it is sent. */
 export interface ReadOptions {
   /** a snapshot at most this old may be served instead of a new read @default 0 */
@@ -140,12 +146,13 @@ export interface VenueAdapter {
    */
   accountReadsPerMinute?(): number | undefined
   /**
-   * The accounts (owner addresses) the monitor watches on this venue,
-   * busiest first: a venue with user streams streams the first ones it
-   * may (Hyperliquid: 10 users per IP) and serves their positions from
-   * the stream, with no request.
+   * The accounts the monitor watches on this venue, busiest first: a
+   * venue with user streams streams the first ones it may (Hyperliquid:
+   * 10 users per IP) and serves their positions from the stream, with no
+   * request. A venue whose stream needs the account's key (Aster's
+   * listenKey, Lighter's auth token) asks for it through `credential`.
    */
-  streamAccounts?(owners: readonly string[]): void
+  streamAccounts?(accounts: readonly StreamedAccount[]): void
   /** True while `owner`'s positions come fresh from a user stream. */
   accountStreamed?(owner: string): boolean
   /** Funding settlements on `market` at or after `since` (ISO). */

@@ -184,11 +184,18 @@ function spread(ageMs: number, owner: string): number {
  * watched tasks) first, so a venue with user streams streams those.
  */
 function streamBusiest(deps: WorkerDeps, tasks: readonly TaskRecord[]) {
+  const creds = sweepCredentials(deps)
   for (const [venue, byOwner] of tasksByOwner(tasks)) {
     const busiest = [...byOwner].sort(
       (a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1),
     )
-    deps.adapters[venue].streamAccounts?.(busiest.map(([owner]) => owner))
+    deps.adapters[venue].streamAccounts?.(
+      busiest.map(([owner]) => ({
+        owner,
+        credential: async () =>
+          (await creds.get(`${owner}|${venue}`, CREDENTIAL_KEEP_MS)).value,
+      })),
+    )
   }
 }
 

@@ -96,7 +96,7 @@ function shareOne(adapter: VenueAdapter, clock: Clock): VenueAdapter {
     funding: (cred, market, since, options) =>
       adapter.funding(cred, market, since, options),
     accountReadsPerMinute: () => adapter.accountReadsPerMinute?.(),
-    streamAccounts: (owners) => adapter.streamAccounts?.(owners),
+    streamAccounts: (accounts) => adapter.streamAccounts?.(accounts),
     accountStreamed: (owner) => adapter.accountStreamed?.(owner) === true,
   }
 }

@@ -10,6 +10,7 @@ import {
   type ReadOptions,
   type RequestBudget,
   type RequestPriority,
+  type StreamedAccount,
   systemClock,
   UncertainSubmissionError,
   type VenueAdapter,
@@ -371,10 +372,13 @@ export function createHyperliquidAdapter(
       return { ...found.order, averagePrice }
     },
 
-    streamAccounts(owners: readonly string[]): void {
+    streamAccounts(accounts: readonly StreamedAccount[]): void {
       if (!userStream) return
+      // a user's state is public: no credential needed
       const wanted = new Set(
-        owners.slice(0, HL_STREAM_USERS_PER_IP).map((o) => o.toLowerCase()),
+        accounts
+          .slice(0, HL_STREAM_USERS_PER_IP)
+          .map((a) => a.owner.toLowerCase()),
       )
       for (const u of userStream.watchedUsers()) {
         if (!wanted.has(u)) userStream.unwatchUser(u)

@@ -11,6 +11,13 @@ import {
 } from '../stream/createHlMarketStream.js'
 import { createHyperliquidAdapter } from './createHyperliquidAdapter.js'
 
+/** Accounts to stream; Hyperliquid never needs their keys. */
+const streamed = (users: readonly string[]) =>
+  users.map((owner) => ({
+    owner,
+    credential: () => Promise.reject(new Error('not needed for a user stream')),
+  }))
+
 /**
  * A Hyperliquid fake streaming every 50 ms, the stream client, and an
  * adapter on both whose every `/info` body is shown to `onInfo`.
@@ -163,7 +170,7 @@ describe('Hyperliquid positions: the user stream for the busiest, REST for the r
 
   test('behavior: the first 10 accounts named are streamed, read without a request, and REST serves once a stream is quiet', async () => {
     await adapter.rules('BTC')
-    adapter.streamAccounts?.(users)
+    adapter.streamAccounts?.(streamed(users))
     expect(stream.watchedUsers()).toEqual(users.slice(0, 10))
     await vi.waitFor(() =>
       expect(
@@ -195,7 +202,7 @@ describe('Hyperliquid positions: the user stream for the busiest, REST for the r
     expect(restReads).toEqual([users[11]])
 
     // the busiest change: the stream follows
-    adapter.streamAccounts?.(users.slice(2))
+    adapter.streamAccounts?.(streamed(users.slice(2)))
     expect([...stream.watchedUsers()].sort()).toEqual(users.slice(2).sort())
     expect(adapter.accountStreamed?.(users[0] as string)).toBe(false)
 
