@@ -128,51 +128,64 @@ describe('createSharedRead', () => {
     expect(s.shared.peek('k')).toEqual({ value: 'v1', at: 1_000 })
   })
 
-  test('behavior: put replaces the snapshot, peek shows it, get serves it', async () => {
+  test('behavior: amend changes the held snapshot and keeps when it was read', async () => {
     const s = scripted()
+    // nothing held: nothing to change
+    s.shared.amend('k', (v) => `${v}+fill`)
     expect(s.shared.peek('k')).toBeUndefined()
-    s.shared.put('k', 'streamed', 990)
-    expect(s.shared.peek('k')).toEqual({ value: 'streamed', at: 990 })
-    expect(await s.shared.get('k', 10)).toEqual({ value: 'streamed', at: 990 })
-    expect(s.calls).toHaveLength(0)
-    // an older put does not replace a newer snapshot
-    s.shared.put('k', 'stale', 980)
-    expect(s.shared.peek('k')).toEqual({ value: 'streamed', at: 990 })
-    // one at the same ms does
-    s.shared.put('k', 'same-ms', 990)
-    expect(s.shared.peek('k')?.value).toBe('same-ms')
+    const p = s.shared.get('k', 0)
+    s.answer(0, 'v')
+    await p
+    s.advance(5)
+    s.shared.amend('k', (v) => `${v}+fill`)
+    expect(s.shared.peek('k')).toEqual({ value: 'v+fill', at: 1_000 })
+    expect(await s.shared.get('k', 10)).toEqual({ value: 'v+fill', at: 1_000 })
+    expect(s.calls).toHaveLength(1)
   })
 
   test('behavior: drop forgets the key and the next get reads again', async () => {
     const s = scripted()
-    s.shared.put('k', 'v', 1_000)
+    const first = s.shared.get('k', 0)
+    s.answer(0, 'v')
+    await first
     s.shared.drop('k')
     expect(s.shared.peek('k')).toBeUndefined()
     const p = s.shared.get('k', 60_000)
-    expect(s.calls).toEqual(['k'])
-    s.answer(0, 'fresh')
+    expect(s.calls).toEqual(['k', 'k'])
+    s.answer(1, 'fresh')
     expect((await p).value).toBe('fresh')
     // dropping an unknown key is harmless
     s.shared.drop('other')
   })
 
-  test('behavior: an older in-flight result does not overwrite a newer put', async () => {
+  test('behavior: a read in flight when the snapshot is amended is neither joined nor kept', async () => {
     const s = scripted()
-    const p = s.shared.get('k', 0)
+    const first = s.shared.get('k', 0)
+    s.answer(0, 'v')
+    await first
     s.advance(5)
-    s.shared.put('k', 'from-stream', 1_005)
-    s.answer(0, 'from-read')
-    // the caller gets the newest snapshot there is
-    expect(await p).toEqual({ value: 'from-stream', at: 1_005 })
-    expect(s.shared.peek('k')).toEqual({ value: 'from-stream', at: 1_005 })
+    const before = s.shared.get('k', 0)
+    s.shared.amend('k', (v) => `${v}+fill`)
+    const after = s.shared.get('k', 0)
+    expect(s.calls).toHaveLength(3)
+    s.answer(1, 'read-before-fill')
+    // its own caller gets what it read; the amended snapshot stays
+    expect((await before).value).toBe('read-before-fill')
+    expect(s.shared.peek('k')?.value).toBe('v+fill')
+    s.answer(2, 'read-after-fill')
+    expect((await after).value).toBe('read-after-fill')
+    expect(s.shared.peek('k')?.value).toBe('read-after-fill')
   })
 
-  test('behavior: an in-flight result replaces an older put', async () => {
+  test('behavior: an in-flight result replaces an older snapshot', async () => {
     const s = scripted()
-    s.shared.put('k', 'old', 900)
+    const first = s.shared.get('k', 0)
+    s.answer(0, 'old')
+    await first
+    s.advance(5)
     const p = s.shared.get('k', 0)
-    s.answer(0, 'new')
-    expect(await p).toEqual({ value: 'new', at: 1_000 })
+    s.answer(1, 'new')
+    expect(await p).toEqual({ value: 'new', at: 1_005 })
     expect(s.shared.peek('k')?.value).toBe('new')
   })
 

@@ -22,8 +22,12 @@ export interface SharedRead<K, T, C = undefined> {
   get(key: K, maxAgeMs: number, context?: C): Promise<Snapshot<T>>
   /** The last snapshot of `key`, however old, without reading. */
   peek(key: K): Snapshot<T> | undefined
-  /** Replaces the snapshot (a stream update, or our own fill). */
-  put(key: K, value: T, at: number): void
+  /**
+   * Changes the held snapshot (our own fill), keeping when it was read.
+   * Reads in flight may predate the change: they are neither joined by
+   * later callers nor kept.
+   */
+  amend(key: K, update: (value: T) => T): void
   /** Forgets `key`: the next get reads again. */
   drop(key: K): void
 }
@@ -42,6 +46,10 @@ export function createSharedRead<K, T, C = undefined>(
   // a drop makes reads already in flight stale: they serve their own
   // callers but are not kept
   const generation = new Map<K, number>()
+  const supersede = (key: K) => {
+    inFlight.delete(key)
+    generation.set(key, (generation.get(key) ?? 0) + 1)
+  }
   return {
     get(key, maxAgeMs, context) {
       const hit = snapshots.get(key)
@@ -65,14 +73,14 @@ export function createSharedRead<K, T, C = undefined>(
       return p
     },
     peek: (key) => snapshots.get(key),
-    put(key, value, at) {
+    amend(key, update) {
       const old = snapshots.get(key)
-      if (!old || old.at <= at) snapshots.set(key, { value, at })
+      if (old) snapshots.set(key, { value: update(old.value), at: old.at })
+      supersede(key)
     },
     drop(key) {
       snapshots.delete(key)
-      inFlight.delete(key)
-      generation.set(key, (generation.get(key) ?? 0) + 1)
+      supersede(key)
     },
   }
 }

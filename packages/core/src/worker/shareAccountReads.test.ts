@@ -218,7 +218,7 @@ describe('shareAccountReads', () => {
     expect(s.calls.positions).toHaveLength(1)
   })
 
-  test('behavior: place drops the account snapshot, also when it throws', async () => {
+  test('behavior: after a place the next read is fresh, also when it throws', async () => {
     const s = setup()
     const bob = cred('0xBob')
     await s.hl.positions(ALICE, { maxAgeMs: 60_000 })
@@ -253,7 +253,7 @@ describe('shareAccountReads', () => {
     expect(s.calls.positions).toHaveLength(3)
   })
 
-  test('behavior: an order() lookup with fills drops the snapshot; none or unfilled keeps it', async () => {
+  test('behavior: an order() lookup with fills makes the next read fresh; none or unfilled keeps the snapshot', async () => {
     const s = setup()
     await s.hl.positions(ALICE, { maxAgeMs: 60_000 })
     s.setOrderAnswer(null)
@@ -385,7 +385,7 @@ describe('shareAccountReads', () => {
     ])
   })
 
-  test('behavior: a read the budget holds back is answered with a snapshot within budgetFallbackMs, never one our orders made stale', async () => {
+  test('behavior: a read the budget holds back is answered with a snapshot within budgetFallbackMs, never one an order of unknown effect made stale', async () => {
     const s = setup()
     await s.hl.positions(ALICE)
     const a = s.adapter as {
@@ -424,6 +424,96 @@ describe('shareAccountReads', () => {
     await expect(
       s.hl.positions(ALICE, { budgetFallbackMs: 60_000 }),
     ).rejects.toBe(refused)
+  })
+
+  /** A budget that refuses every positions() read from now on. */
+  function refuseReads(s: ReturnType<typeof setup>) {
+    const a = s.adapter as {
+      -readonly [K in keyof VenueAdapter]: VenueAdapter[K]
+    }
+    const read = a.positions
+    a.positions = async () => {
+      throw new RequestBudgetError('hl: routine budget spent')
+    }
+    return () => {
+      a.positions = read
+    }
+  }
+
+  test('behavior: our fill is applied to the snapshot, which serves while the budget holds the venue read back', async () => {
+    const s = setup()
+    expect(await s.hl.positions(ALICE)).toEqual([position('1')])
+    // long 1 more at 100: size 2, entry unchanged, liquidation unknown
+    await s.hl.place(ALICE, ORDER_REQ)
+    const restore = refuseReads(s)
+    const served = await s.hl.positions(ALICE, { budgetFallbackMs: 60_000 })
+    expect(served).toEqual([{ ...position('2'), liquidationPrice: null }])
+    // the refused read was tried: the fill asks for a venue read first
+    expect(s.calls.positions).toHaveLength(1)
+    restore()
+    // a read after the fill replaces the local view, and ends the rush
+    expect(await s.hl.positions(ALICE, { maxAgeMs: 60_000 })).toEqual([
+      position('2'),
+    ])
+    await s.hl.positions(ALICE, { maxAgeMs: 60_000 })
+    expect(s.calls.positions).toHaveLength(2)
+  })
+
+  test("behavior: lookups repeating an order's fills apply only what is new", async () => {
+    const s = setup()
+    await s.hl.positions(ALICE)
+    s.setOrderAnswer({ ...venueOrder('0'), state: 'open' })
+    const sell = { ...ORDER_REQ, side: 'short' as const, clientOrderId: 'c1' }
+    const a = s.adapter as {
+      -readonly [K in keyof VenueAdapter]: VenueAdapter[K]
+    }
+    a.place = async () => ({ ...venueOrder('0'), state: 'open' })
+    await s.hl.place(ALICE, sell)
+    const restore = refuseReads(s)
+    const partial = {
+      ...venueOrder('0.25'),
+      state: 'partially_filled' as const,
+    }
+    s.setOrderAnswer(partial)
+    await s.hl.order(ALICE, 'BTC', 'c1')
+    await s.hl.order(ALICE, 'BTC', 'c1')
+    // a shrinking position keeps its last liquidation price
+    expect(await s.hl.positions(ALICE, { budgetFallbackMs: 60_000 })).toEqual([
+      position('0.75'),
+    ])
+    s.setOrderAnswer(venueOrder('0.5'))
+    await s.hl.order(ALICE, 'BTC', 'c1')
+    await s.hl.order(ALICE, 'BTC', 'c1')
+    expect(await s.hl.positions(ALICE, { budgetFallbackMs: 60_000 })).toEqual([
+      position('0.5'),
+    ])
+    restore()
+  })
+
+  test('behavior: a fill we cannot place in the snapshot (an order placed elsewhere, a market it lacks) drops it', async () => {
+    const s = setup()
+    await s.hl.positions(ALICE)
+    // an order this process did not place: its side is unknown
+    s.setOrderAnswer({ ...venueOrder('1'), clientOrderId: 'elsewhere' })
+    await s.hl.order(ALICE, 'BTC', 'elsewhere')
+    let restore = refuseReads(s)
+    await expect(
+      s.hl.positions(ALICE, { budgetFallbackMs: 60_000 }),
+    ).rejects.toBeInstanceOf(RequestBudgetError)
+    restore()
+    await s.hl.positions(ALICE)
+    // a fill opening a market the snapshot does not hold: the venue tells
+    // its leverage and margin mode
+    await s.hl.place(ALICE, {
+      ...ORDER_REQ,
+      market: 'ETH',
+      clientOrderId: 'e1',
+    })
+    restore = refuseReads(s)
+    await expect(
+      s.hl.positions(ALICE, { budgetFallbackMs: 60_000 }),
+    ).rejects.toBeInstanceOf(RequestBudgetError)
+    restore()
   })
 
   test('behavior: each venue is wrapped on its own', async () => {

@@ -1,3 +1,4 @@
+import type { OrderSide } from '../domain/perpOrder.js'
 import type { VenueId } from '../domain/venue.js'
 import { RequestBudgetError } from '../errors/venue.js'
 import type { RequestPriority } from '../limits/requestBudget.js'
@@ -5,18 +6,27 @@ import type { Clock } from '../ports/clock.js'
 import type {
   VenueAdapter,
   VenueCredential,
+  VenueOrder,
   VenuePosition,
 } from '../ports/venueAdapter.js'
+import { dec, decString } from '../util/decimal.js'
 import { createSharedRead } from '../util/sharedRead.js'
+import { applyOwnFill } from './applyOwnFill.js'
 
 /**
  * Positions read once per venue account and shared by every task of its
  * owner: a caller passing `maxAgeMs` is served a snapshot that young,
- * and callers arriving while a read is in flight share it. Our own
- * orders' answers (place, cancel, lookups) may change positions, so the
- * account's snapshot is dropped after each and the next read is fresh.
- * A read the request budget holds back may be answered with the last
- * snapshot up to `budgetFallbackMs` old.
+ * and callers arriving while a read is in flight share it.
+ *
+ * Our own orders change positions. A fill an order's answer reports
+ * (place, or a lookup) is applied to the account's snapshot at once
+ * (`applyOwnFill`), and the next positions() call reads the venue again
+ * for what a fill moves that we cannot compute (the liquidation price);
+ * while the request budget holds that read back, the snapshot with our
+ * fills applied serves, up to `budgetFallbackMs` after its venue read. An
+ * order whose effect is unknown (a send that failed, a cancel, a fill of
+ * an order this process did not place) drops the snapshot instead: the
+ * next read is fresh and nothing older serves in its place.
  */
 export function shareAccountReads(
   adapters: Readonly<Record<VenueId, VenueAdapter>>,
@@ -37,6 +47,20 @@ function accountKey(cred: VenueCredential): string {
   return `${cred.owner.toLowerCase()}|${cred.accountIndex ?? ''}`
 }
 
+/**
+ * Our orders remembered per venue, oldest forgotten first: kept after
+ * they end, since a lookup may repeat a final order's fills (a forgotten
+ * one only costs a fresh read).
+ */
+const ORDERS_KEPT = 10_000
+
+interface OwnOrder {
+  readonly market: string
+  readonly side: OrderSide
+  /** base filled that the snapshot already shows */
+  applied: string
+}
+
 function shareOne(adapter: VenueAdapter, clock: Clock): VenueAdapter {
   const reads = createSharedRead<
     string,
@@ -46,17 +70,70 @@ function shareOne(adapter: VenueAdapter, clock: Clock): VenueAdapter {
     if (!ctx) throw new Error('a positions read needs its credential')
     return adapter.positions(ctx.cred, { priority: ctx.priority })
   })
-  const changed = (cred: VenueCredential) => reads.drop(accountKey(cred))
+  /** accounts whose snapshot carries fills since its read: read again */
+  const amended = new Set<string>()
+  /** our orders by account and client order id, with what they filled */
+  const orders = new Map<string, OwnOrder>()
+  const changed = (cred: VenueCredential) => {
+    amended.delete(accountKey(cred))
+    reads.drop(accountKey(cred))
+  }
+
+  /** Applies what `found` filled beyond what the snapshot shows. */
+  function filled(cred: VenueCredential, found: VenueOrder) {
+    const account = accountKey(cred)
+    const key = `${account}|${found.clientOrderId}`
+    const own = orders.get(key)
+    const more = dec(found.filledBase).sub(own?.applied ?? '0')
+    if (!more.gt(0)) return
+    if (!own) {
+      changed(cred)
+      return
+    }
+    own.applied = found.filledBase
+    const held = reads.peek(account)
+    const next =
+      held &&
+      applyOwnFill(held.value, {
+        market: own.market,
+        side: own.side,
+        base: decString(more),
+        price: found.averagePrice,
+      })
+    if (!next) {
+      changed(cred)
+      return
+    }
+    reads.amend(account, () => next)
+    amended.add(account)
+  }
+
   return {
     venue: adapter.venue,
     rules: (symbol) => adapter.rules(symbol),
     quote: (symbol) => adapter.quote(symbol),
     async place(cred, order) {
-      try {
-        return await adapter.place(cred, order)
-      } finally {
-        changed(cred)
+      const key = `${accountKey(cred)}|${order.clientOrderId}`
+      if (!orders.has(key)) {
+        orders.set(key, {
+          market: order.market,
+          side: order.side,
+          applied: '0',
+        })
+        if (orders.size > ORDERS_KEPT) {
+          const oldest = orders.keys().next().value
+          if (oldest !== undefined) orders.delete(oldest)
+        }
       }
+      let placed: VenueOrder
+      try {
+        placed = await adapter.place(cred, order)
+      } catch (err) {
+        changed(cred)
+        throw err
+      }
+      filled(cred, placed)
+      return placed
     },
     async cancel(cred, market, clientOrderId) {
       try {
@@ -67,20 +144,26 @@ function shareOne(adapter: VenueAdapter, clock: Clock): VenueAdapter {
     },
     async order(cred, market, clientOrderId) {
       const found = await adapter.order(cred, market, clientOrderId)
-      if (found && found.filledBase !== '0') changed(cred)
+      if (found) filled(cred, found)
       return found
     },
     async positions(cred, options) {
       const key = accountKey(cred)
+      const fresh = amended.has(key)
       try {
-        return (
-          await reads.get(key, options?.maxAgeMs ?? 0, {
+        const snap = await reads.get(
+          key,
+          // -1: read even within the millisecond of the last read
+          fresh ? -1 : (options?.maxAgeMs ?? 0),
+          {
             cred,
             priority: options?.priority,
-          })
-        ).value
+          },
+        )
+        // a read sent after the last fill shows it
+        if (fresh && reads.peek(key) === snap) amended.delete(key)
+        return snap.value
       } catch (err) {
-        // dropped after our own orders, so never older than our last fill
         const last = reads.peek(key)
         const fallback = options?.budgetFallbackMs ?? 0
         if (
