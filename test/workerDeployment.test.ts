@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process'
 import { rmSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { type ComposedVenues, composeVenues } from '@dn/cli'
@@ -6,15 +5,12 @@ import { createSimVenues } from '@dn/venues'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { FEE_CONFIG } from './support/bindingFixtures.js'
 import { bundleCli } from './support/bundleCli.js'
+import { spawnDn } from './support/spawnDn.js'
 import {
   dialects,
   startTestService,
   type TestService,
 } from './support/testService.js'
-
-const MASTER_HEX = '07'.repeat(32)
-/** a port nothing listens on: no simulator in a deployment */
-const NO_SIM = 'http://127.0.0.1:9'
 
 /**
  * A deployment's `dn worker`: every venue named by its URL variable, no
@@ -49,31 +45,7 @@ describe.each(dialects())('dn worker in a deployment (%s)', (dialect) => {
     id: string,
     urls: Record<string, string | undefined>,
   ) {
-    const db =
-      dialect === 'postgres'
-        ? (process.env.DN_TEST_PG_URL as string)
-        : `sqlite:${svc.dbFile}`
-    const child = spawn(
-      process.execPath,
-      [cli, ...command, '--db', db, '--sim-url', NO_SIM],
-      {
-        env: {
-          ...process.env,
-          DN_MASTER_KEY: MASTER_HEX,
-          DN_WORKER_ID: id,
-          ...(svc.pgSchema ? { DN_DB_SCHEMA: svc.pgSchema } : {}),
-          ...urls,
-        },
-      },
-    )
-    let err = ''
-    child.stderr.on('data', (d: Buffer) => {
-      err += d.toString()
-    })
-    const exit = new Promise<number | null>((r) =>
-      child.once('exit', (code) => r(code)),
-    )
-    return { child, exit, err: () => err }
+    return spawnDn(cli, svc, dialect, command, id, urls)
   }
 
   const urls = () => ({
@@ -112,12 +84,7 @@ describe.each(dialects())('dn worker in a deployment (%s)', (dialect) => {
   test('dn serve with every venue URL answers from the venues, without a simulator', async () => {
     const s = dn(['serve', '--port', '0'], `serve-${dialect}`, urls())
     try {
-      let api: string | undefined
-      for (let i = 0; i < 100 && !api; i++) {
-        api = /api (http:\/\/\S+?),/.exec(s.err())?.[1]
-        if (!api) await new Promise((r) => setTimeout(r, 100))
-      }
-      expect(api, s.err()).toBeDefined()
+      const api = await s.apiUrl()
       const health = await fetch(`${api}/health`)
       expect(await health.json()).toEqual({ ok: true })
       // the venues it names are the ones given, not fakes of its own
@@ -125,8 +92,7 @@ describe.each(dialects())('dn worker in a deployment (%s)', (dialect) => {
         expect(s.err()).toContain(`${v} protocol ${url}`)
       }
     } finally {
-      s.child.kill('SIGTERM')
-      await s.exit
+      await s.stop()
     }
   }, 30_000)
 

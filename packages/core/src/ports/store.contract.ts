@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto'
+import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { ApiKeyRecord } from '../domain/apiKey.js'
 import type {
@@ -1535,6 +1536,70 @@ function rateLimitTests(store: GetStore) {
       allowed: false,
     })
   })
+
+  test("rateLimits: hits stamped later than a request's own time count against it (a request that took the lock first, another server's clock)", async () => {
+    const b = bucket()
+    const t = baseMs()
+    const hit = (ms: number) => store().rateLimits.hit(b, ms, 1000, 3)
+    for (const ms of [t + 500, t + 400, t + 300]) {
+      expect((await hit(ms)).allowed).toBe(true)
+    }
+    // read its time first, got the lock last: the window is full, and
+    // the hits are stamped in the order they took the lock (t + 500)
+    expect(await hit(t)).toEqual({
+      allowed: false,
+      remaining: 0,
+      resetMs: 1500,
+    })
+    expect((await hit(t + 1499)).allowed).toBe(false)
+    expect((await hit(t + 1500)).allowed).toBe(true)
+  })
+
+  test('rateLimits: property: hits of one window arriving in any order admit exactly the limit', () =>
+    fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 0, max: 999 }), {
+          minLength: 1,
+          maxLength: 12,
+        }),
+        fc.integer({ min: 1, max: 5 }),
+        async (times, limit) => {
+          const b = bucket()
+          const t = baseMs()
+          let admitted = 0
+          for (const ms of times) {
+            const r = await store().rateLimits.hit(b, t + ms, 1000, limit)
+            if (r.allowed) admitted++
+          }
+          expect(admitted).toBe(Math.min(times.length, limit))
+        },
+      ),
+      { numRuns: 30 },
+    ))
+
+  test('rateLimits: property: hits in time order are a sliding window: no window admits more than the limit, and a hit is refused only when the window is full', () =>
+    fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 0, max: 400 }), {
+          minLength: 1,
+          maxLength: 20,
+        }),
+        async (gaps) => {
+          const b = bucket()
+          const t = baseMs()
+          const admitted: number[] = []
+          let ms = 0
+          for (const gap of gaps) {
+            ms += gap
+            const inWindow = admitted.filter((x) => x > ms - 1000).length
+            const r = await store().rateLimits.hit(b, t + ms, 1000, 3)
+            expect(r.allowed).toBe(inWindow < 3)
+            if (r.allowed) admitted.push(ms)
+          }
+        },
+      ),
+      { numRuns: 30 },
+    ))
 
   test('rateLimits: a hit inside a rolled-back transaction is undone', async () => {
     const b = bucket()

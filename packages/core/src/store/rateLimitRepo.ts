@@ -38,29 +38,34 @@ export function rateLimitRepo(scope: RepoScope): RateLimitRepo {
   }
 }
 
-/** Prunes, counts and maybe records one hit; pure. */
+/**
+ * Prunes, counts and maybe records one hit; pure. The hit is stamped no
+ * earlier than the latest one held: a request reads its time before it
+ * waits for the row lock, so one that took the lock first may have
+ * recorded a later time (another server's clock may also run ahead).
+ * Counting in request times instead left hits stamped after a request's
+ * own time out of its count and admitted 127-150 a minute against a
+ * limit of 120 with two servers. Stamped in lock order, the log only
+ * grows in time, and a sliding log over it admits at most `limit` in any
+ * window.
+ */
 function slide(
   stored: readonly number[],
   nowMs: number,
   windowMs: number,
   limit: number,
 ): { hits: number[]; changed: boolean; result: RateLimitHit } {
-  const start = nowMs - windowMs
-  // Hits at or before the window start are gone; later ones (even ones a
-  // skewed clock put after `nowMs`) are kept.
-  const hits = stored.filter((t) => t > start)
+  const at = stored.reduce((a, b) => Math.max(a, b), nowMs)
+  const hits = stored.filter((t) => t > at - windowMs)
   const pruned = hits.length !== stored.length
-  const counted = hits.filter((t) => t <= nowMs)
-  const allowed = counted.length < limit
-  const remaining = allowed ? limit - counted.length - 1 : 0
-  if (allowed) {
-    hits.push(nowMs)
-    counted.push(nowMs)
-  }
+  const allowed = hits.length < limit
+  const remaining = allowed ? limit - hits.length - 1 : 0
+  if (allowed) hits.push(at)
+  // the time until the earliest counted hit leaves, from the caller's clock
   const resetMs =
-    counted.length === 0
+    hits.length === 0
       ? windowMs
-      : counted.reduce((a, b) => Math.min(a, b)) + windowMs - nowMs
+      : hits.reduce((a, b) => Math.min(a, b)) + windowMs - nowMs
   return {
     hits,
     changed: pruned || allowed,
