@@ -2,6 +2,7 @@ import type { BindingConfig, Clock, VenueCredential } from '@dn/core'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import {
   type LighterFake,
+  type LighterFakeOptions,
   startLighterFake,
 } from '../sim/lighterFake/startLighterFake.js'
 import { createSimExchange, type SimExchange } from '../sim/simExchange.js'
@@ -35,6 +36,8 @@ export async function openLighterTestBed(
   venue: LighterVenue,
   seed: number,
   clock: Clock = { now: () => Date.now() },
+  /** fake options beyond the bed's own (stream cadences, limits) */
+  fakeOptions: Partial<LighterFakeOptions> = {},
 ): Promise<LighterTestBed> {
   const exchange = createSimExchange({ venue, seed, clock })
   const fake = await startLighterFake({
@@ -45,6 +48,7 @@ export async function openLighterTestBed(
     // protocol tests send faster than a standard account may: the fake
     // (and the adapters under test) keep to the builder tier's limits
     rateLimits: { lighterTier: 'builder', now: Date.now },
+    ...fakeOptions,
   })
   const wallet = privateKeyToAccount(generatePrivateKey())
   const owner = wallet.address.toLowerCase()

@@ -7,6 +7,7 @@ import {
   nextHourAfter,
   type ReadOptions,
   type RequestBudget,
+  type StreamedAccount,
   systemClock,
   type VenueAdapter,
   type VenueCredential,
@@ -27,6 +28,10 @@ import {
 } from '../binding/lighterVenue.js'
 import type { LighterTier } from '../limits/lighterLimits.js'
 import { createLighterAuthToken } from '../signer/authToken.js'
+import type {
+  LighterAccountStreams,
+  LighterAccountStreamsOptions,
+} from '../stream/createLighterAccountStreams.js'
 import { hourlyFromRestRate } from '../stream/lighterFundingUnits.js'
 import { cancelLighterOrder } from './cancelLighterOrder.js'
 import {
@@ -51,7 +56,10 @@ import {
 } from './lighterTransport.js'
 import { badAnswer, decField, intField, isObj } from './lighterWireValue.js'
 import { parseLighterFunding } from './parseLighterFunding.js'
-import { parseLighterPositions } from './parseLighterPositions.js'
+import {
+  parseLighterPositionRows,
+  parseLighterPositions,
+} from './parseLighterPositions.js'
 import { placeLighterOrder } from './placeLighterOrder.js'
 
 export interface LighterAdapterOptions {
@@ -100,6 +108,17 @@ export interface LighterAdapterOptions {
     | undefined
   /** ms a streamed value stays usable @default 3_000 */
   readonly streamMaxAgeMs?: number | undefined
+  /**
+   * User streams: `account_all` per watched account (busiest first, see
+   * `streamAccounts`), whose positions are then served with no request.
+   * Built with the adapter's auth-token cache; omitted: user streams off,
+   * every positions read is REST.
+   */
+  readonly accountStreams?:
+    | ((
+        deps: Pick<LighterAccountStreamsOptions, 'authToken'>,
+      ) => LighterAccountStreams)
+    | undefined
   /** integrator account sent as attribute 1 on orders @default none */
   readonly integratorAccountIndex?: number | null | undefined
 }
@@ -116,7 +135,9 @@ const FUNDING_RATES_MAX_AGE_MS = 60_000
  * `orderBookOrders` and `funding-rates`, positions from `account`,
  * orders and funding from the authenticated `accountOrders` and
  * `positionFunding`, and creates / cancels as Schnorr-signed L2 txs sent
- * to `sendTx` with per-key nonces.
+ * to `sendTx` with per-key nonces. With `accountStreams`, the busiest
+ * watched accounts' positions come from `account_all` instead of
+ * `account` (`stream/createLighterAccountStreams.ts`).
  *
  * @example
  * createLighterAdapter({ venue: 'lighter-mainnet',
@@ -246,8 +267,19 @@ export function createLighterAdapter(
     },
   }
 
+  const accountStreams = options.accountStreams?.({
+    authToken: (key) => ctx.authToken(key).token,
+  })
+
   const adapter: VenueAdapter = {
     venue,
+
+    streamAccounts(accounts: readonly StreamedAccount[]): void {
+      accountStreams?.follow(accounts)
+    },
+
+    accountStreamed: (owner: string) =>
+      accountStreams?.live(owner) !== undefined,
 
     async rules(symbol: string): Promise<MarketRules | undefined> {
       const found = (await markets()).find((x) => x.symbol === symbol)
@@ -328,6 +360,18 @@ export function createLighterAdapter(
       read?: ReadOptions,
     ): Promise<VenuePosition[]> {
       const key = lighterCredential(cred)
+      // a streamed account's positions as the venue pushed them: no request
+      const streamed = accountStreams?.live(cred.owner)
+      if (streamed?.accountIndex === key.accountIndex) {
+        // symbols only: a market list of any age names them
+        const list = marketList.peek(undefined)?.value ?? (await markets())
+        return parseLighterPositionRows(
+          streamed.rows,
+          (id) => list.find((m) => m.marketId === id)?.symbol,
+          'account_all',
+          streamed.rows,
+        )
+      }
       const [raw, list] = await Promise.all([
         // as the account: its own limit, not the IP's, is spent
         transport.get(

@@ -23,13 +23,29 @@ export function parseLighterPositions(
   if (!isObj(account) || !Array.isArray(account.positions)) {
     throw badAnswer('account', raw)
   }
+  return parseLighterPositionRows(account.positions, symbolOf, 'account', raw)
+}
+
+/**
+ * `Position` rows (the REST `account` read's, or the `account_all`
+ * stream's, which have the same fields) as positions; flat rows and
+ * markets with no symbol are left out.
+ *
+ * @throws {VenueUnavailableError} on a row of the wrong shape.
+ */
+export function parseLighterPositionRows(
+  rows: readonly unknown[],
+  symbolOf: (marketId: number) => string | undefined,
+  what: string,
+  raw: unknown,
+): VenuePosition[] {
   const out: VenuePosition[] = []
-  for (const p of account.positions) {
-    if (!isObj(p)) throw badAnswer('account', raw)
+  for (const p of rows) {
+    if (!isObj(p)) throw badAnswer(what, raw)
     const size = decField(p.position)
     const sign = intField(p.sign)
     const marketId = intField(p.market_id)
-    if (size === null || marketId === null) throw badAnswer('account', raw)
+    if (size === null || marketId === null) throw badAnswer(what, raw)
     if (dec(size).isZero()) continue
     const market =
       symbolOf(marketId) ?? (typeof p.symbol === 'string' ? p.symbol : null)

@@ -2,13 +2,27 @@ import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { type RawData, type WebSocket, WebSocketServer } from 'ws'
 import { streamRateFromHourly } from '../../lighter/stream/lighterFundingUnits.js'
+import {
+  LIGHTER_WS_CODES,
+  LIGHTER_WS_LIMITS,
+  type LighterWsLimits,
+} from '../../lighter/stream/lighterWsLimits.js'
+import { clientIp } from '../fakeLimitOptions.js'
+import {
+  createLighterFakeAccountChannel,
+  type LighterFakeAccountAuth,
+  type LighterFakeAccountSubs,
+} from './lighterFakeAccountChannel.js'
+import { LighterFakeError } from './lighterFakeError.js'
 import { handleRead } from './lighterFakeReads.js'
 import type { LighterFakeState } from './lighterFakeState.js'
 
 /**
  * The Lighter fake's WebSocket (`/stream`): the `market_stats` channel
  * over the simulated engine, in the frames `lighter/stream/
- * createLighterMarketStream.ts` documents with their sources.
+ * createLighterMarketStream.ts` documents with their sources, and
+ * `account_all/<account>` (`lighterFakeAccountChannel.ts`), whose changed
+ * rows are pushed every `accountIntervalMs`.
  *
  * - `{"type":"connected"}` on connect (lighter-python `ws_client.py`
  *   waits for it before subscribing).
@@ -28,6 +42,13 @@ import type { LighterFakeState } from './lighterFakeState.js'
  * - `{"type":"ping"}` → `{"type":"pong"}`. Anything else →
  *   `{"type":"error","code":30012,…}`, a shape NautilusTrader built for
  *   its tests (`ws_order_book_subscribe_failed.json`), not captured live.
+ * - Lighter's WebSocket limits (`lighter/stream/lighterWsLimits.ts`,
+ *   replaceable for tests): a connection past the IP's is sent 23003 and
+ *   closed (**[unverified]** how the venue refuses it); a subscribe past
+ *   the connection's subscriptions is refused 23001, one naming an
+ *   account past its distinct accounts 23002; a frame past the rolling
+ *   minute's messages is refused 30009 and not acted on. Frames are
+ *   answered at once, so the inflight limit is never reached here.
  * - The engine's `outage` fault refuses upgrades (503) and pauses pushes.
  *   Frames are not charged against the REST rate limits.
  *
@@ -41,20 +62,47 @@ export interface LighterFakeStreams {
   dropAll(): number
   /** open sockets */
   clients(): number
+  /** the accounts subscribed to `account_all` on open sockets, sorted */
+  accountSubscriptions(): number[]
   close(): Promise<void>
 }
 
 type Sub = 'all' | number
+
+/** One open socket's subscriptions and the frames it sent this minute. */
+interface Conn {
+  readonly ip: string
+  readonly markets: Set<Sub>
+  readonly accounts: LighterFakeAccountSubs
+  readonly sentAt: number[]
+}
+
+export interface LighterFakeStreamOptions {
+  /** ms between `market_stats` pushes */
+  readonly intervalMs: number
+  /** ms between `account_all` diffs @default 200 */
+  readonly accountIntervalMs?: number | undefined
+  /** @default 'optional' (the docs' Account All has no `auth`) */
+  readonly accountAuth?: LighterFakeAccountAuth | undefined
+  /** replaces some of Lighter's limits (tests) */
+  readonly limits?: Partial<LighterWsLimits> | undefined
+}
 
 const STREAM_PATH = '/stream'
 const HOUR_MS = 3_600_000
 
 export function createLighterFakeStreams(
   state: LighterFakeState,
-  intervalMs: number,
+  options: LighterFakeStreamOptions,
 ): LighterFakeStreams {
+  const { intervalMs } = options
+  const limits: LighterWsLimits = { ...LIGHTER_WS_LIMITS, ...options.limits }
   const wss = new WebSocketServer({ noServer: true })
-  const subs = new Map<WebSocket, Set<Sub>>()
+  const subs = new Map<WebSocket, Conn>()
+  const accountChannel = createLighterFakeAccountChannel(
+    state,
+    options.accountAuth ?? 'optional',
+  )
 
   /** every market's stats, keyed by market id, from the REST reads */
   function allStats(): Map<number, Record<string, unknown>> {
@@ -108,17 +156,93 @@ export function createLighterFakeStreams(
     })
   }
 
-  const error = (ws: WebSocket, message: string, channel?: unknown) =>
+  const error = (
+    ws: WebSocket,
+    message: string,
+    channel?: unknown,
+    code: number = LIGHTER_WS_CODES.subscribeFailed,
+  ) =>
     ws.send(
       JSON.stringify({
         type: 'error',
-        code: 30012,
+        code,
         ...(typeof channel === 'string' ? { channel } : {}),
         message,
       }),
     )
 
+  /** false (and refused) when the connection sent too many this minute */
+  function counted(ws: WebSocket, conn: Conn): boolean {
+    const t = Date.now()
+    while (conn.sentAt.length > 0 && t - (conn.sentAt[0] ?? 0) >= 60_000) {
+      conn.sentAt.shift()
+    }
+    // the venue counts per IP: every connection of this one
+    let fromIp = 0
+    for (const c of subs.values())
+      if (c.ip === conn.ip) fromIp += c.sentAt.length
+    if (fromIp >= limits.messagesPerMinute) {
+      error(
+        ws,
+        'Too Many Websocket Messages!',
+        undefined,
+        LIGHTER_WS_CODES.tooManyMessages,
+      )
+      return false
+    }
+    conn.sentAt.push(t)
+    return true
+  }
+
+  function accountMessage(
+    ws: WebSocket,
+    conn: Conn,
+    m: Record<string, unknown>,
+    account: number,
+  ) {
+    const channel = `account_all:${account}`
+    if (m.type === 'unsubscribe') {
+      conn.accounts.delete(account)
+      return
+    }
+    if (m.type !== 'subscribe') {
+      error(ws, 'failed to subscribe', channel)
+      return
+    }
+    if (!conn.accounts.has(account)) {
+      if (
+        conn.markets.size + conn.accounts.size >=
+        limits.subscriptionsPerConnection
+      ) {
+        error(
+          ws,
+          'Too Many Subscriptions!',
+          channel,
+          LIGHTER_WS_CODES.tooManySubscriptions,
+        )
+        return
+      }
+      if (conn.accounts.size >= limits.accountsPerConnection) {
+        error(
+          ws,
+          'Too Many Different Accounts!',
+          channel,
+          LIGHTER_WS_CODES.tooManyAccounts,
+        )
+        return
+      }
+    }
+    try {
+      ws.send(accountChannel.subscribe(conn.accounts, account, m.auth))
+    } catch (e) {
+      if (!(e instanceof LighterFakeError)) throw e
+      error(ws, e.message, channel, e.code)
+    }
+  }
+
   function onMessage(ws: WebSocket, data: RawData) {
+    const conn = subs.get(ws)
+    if (!conn || !counted(ws, conn)) return
     let msg: unknown
     try {
       msg = JSON.parse(data.toString())
@@ -135,6 +259,14 @@ export function createLighterFakeStreams(
       return
     }
     if (m.type === 'pong') return
+    const account =
+      typeof m.channel === 'string'
+        ? /^account_all\/(\d{1,16})$/.exec(m.channel)
+        : null
+    if (account) {
+      accountMessage(ws, conn, m, Number(account[1]))
+      return
+    }
     const match =
       typeof m.channel === 'string'
         ? /^market_stats\/(all|\d+)$/.exec(m.channel)
@@ -149,10 +281,21 @@ export function createLighterFakeStreams(
       error(ws, 'failed to subscribe', m.channel)
       return
     }
-    const mine = subs.get(ws)
-    if (!mine) return
+    const mine = conn.markets
     if (m.type === 'unsubscribe') {
       mine.delete(sub)
+      return
+    }
+    if (
+      !mine.has(sub) &&
+      mine.size + conn.accounts.size >= limits.subscriptionsPerConnection
+    ) {
+      error(
+        ws,
+        'Too Many Subscriptions!',
+        m.channel,
+        LIGHTER_WS_CODES.tooManySubscriptions,
+      )
       return
     }
     mine.add(sub)
@@ -160,8 +303,21 @@ export function createLighterFakeStreams(
     if (text !== null) ws.send(text)
   }
 
-  wss.on('connection', (ws: WebSocket) => {
-    subs.set(ws, new Set())
+  wss.on('connection', (ws: WebSocket, req: IncomingMessage) => {
+    const ip = clientIp(req)
+    let open = 0
+    for (const c of subs.values()) if (c.ip === ip) open++
+    if (open >= limits.connections) {
+      error(
+        ws,
+        'Too Many Connections!',
+        undefined,
+        LIGHTER_WS_CODES.tooManyConnections,
+      )
+      ws.close()
+      return
+    }
+    subs.set(ws, { ip, markets: new Set(), accounts: new Map(), sentAt: [] })
     ws.on('message', (data) => onMessage(ws, data))
     ws.on('close', () => subs.delete(ws))
     ws.on('error', () => ws.terminate())
@@ -170,17 +326,28 @@ export function createLighterFakeStreams(
 
   const timer = setInterval(() => {
     if (state.exchange.faults().outage) return
-    if (![...subs.values()].some((s) => s.size > 0)) return
+    if (![...subs.values()].some((s) => s.markets.size > 0)) return
     const stats = allStats()
-    for (const [ws, mine] of subs) {
+    for (const [ws, conn] of subs) {
       if (ws.readyState !== ws.OPEN) continue
-      for (const sub of mine) {
+      for (const sub of conn.markets) {
         const text = frame('update', sub, stats)
         if (text !== null) ws.send(text)
       }
     }
   }, intervalMs)
   timer.unref()
+
+  // a diff of every subscribed account's rows: fills, funding and
+  // liquidations show within one interval
+  const accountTimer = setInterval(() => {
+    if (state.exchange.faults().outage) return
+    for (const [ws, conn] of subs) {
+      if (ws.readyState !== ws.OPEN || conn.accounts.size === 0) continue
+      for (const text of accountChannel.updates(conn.accounts)) ws.send(text)
+    }
+  }, options.accountIntervalMs ?? 200)
+  accountTimer.unref()
 
   return {
     upgrade(req, socket, head) {
@@ -208,8 +375,15 @@ export function createLighterFakeStreams(
       return open.length
     },
     clients: () => subs.size,
+    accountSubscriptions() {
+      const all = new Set<number>()
+      for (const c of subs.values())
+        for (const a of c.accounts.keys()) all.add(a)
+      return [...all].sort((a, b) => a - b)
+    },
     close() {
       clearInterval(timer)
+      clearInterval(accountTimer)
       for (const ws of subs.keys()) ws.terminate()
       subs.clear()
       return new Promise<void>((resolve) => wss.close(() => resolve()))

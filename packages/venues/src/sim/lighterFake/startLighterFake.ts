@@ -11,6 +11,7 @@ import {
   lighterRequestCharges,
 } from '../../lighter/limits/lighterLimits.js'
 import { lighterWsUrl } from '../../lighter/stream/createLighterMarketStream.js'
+import type { LighterWsLimits } from '../../lighter/stream/lighterWsLimits.js'
 import {
   clientIp,
   type FakeLimitOptions,
@@ -20,6 +21,7 @@ import type { FakeBucketUsage } from '../fakeRateLimits.js'
 import { listen, readBody, sendJson as send } from '../loopbackHttp.js'
 import type { SimExchange } from '../simExchange.js'
 import { handleSendTx } from './handleSendTx.js'
+import type { LighterFakeAccountAuth } from './lighterFakeAccountChannel.js'
 import { createLighterFakeAttribution } from './lighterFakeAttribution.js'
 import { LighterFakeError } from './lighterFakeError.js'
 import { handleRead } from './lighterFakeReads.js'
@@ -53,6 +55,15 @@ export interface LighterFakeOptions {
   readonly rateLimits?: boolean | FakeLimitOptions
   /** ms between `market_stats` pushes on `/stream` @default 1000 */
   readonly streamIntervalMs?: number
+  /** ms between `account_all` diffs on `/stream` @default 200 */
+  readonly accountStreamIntervalMs?: number
+  /**
+   * whether `account_all` needs an auth token @default 'optional' (the
+   * docs' subscription has none)
+   */
+  readonly accountAllAuth?: LighterFakeAccountAuth
+  /** replaces some of Lighter's WebSocket limits (tests) */
+  readonly wsLimits?: Partial<LighterWsLimits>
 }
 
 export interface LighterFake {
@@ -79,6 +90,8 @@ export interface LighterFake {
   dropStreams(): number
   /** open WebSockets */
   streamClients(): number
+  /** accounts subscribed to `account_all` on open WebSockets, sorted */
+  streamedAccounts(): number[]
 }
 
 const MAX_BODY = 256 * 1024
@@ -101,7 +114,9 @@ const MAX_BODY = 256 * 1024
  * `latencyMs` delays every answer.
  *
  * WebSocket: `market_stats` on `${url}/stream` (`wsUrl`), pushed every
- * `streamIntervalMs`; frames are not rate limited.
+ * `streamIntervalMs`, and `account_all/<account>`, diffed every
+ * `accountStreamIntervalMs`; Lighter's WebSocket limits are enforced
+ * (`lighterFakeStreams.ts`), the REST rate limits do not count frames.
  *
  * Rate limits: every `/api/v1/` request is counted per IP, or per L1
  * address when it is an authenticated read (valid auth token) or a tx
@@ -197,10 +212,12 @@ export async function startLighterFake(
     }
   }
 
-  const streams = createLighterFakeStreams(
-    state,
-    options.streamIntervalMs ?? 1000,
-  )
+  const streams = createLighterFakeStreams(state, {
+    intervalMs: options.streamIntervalMs ?? 1000,
+    accountIntervalMs: options.accountStreamIntervalMs,
+    accountAuth: options.accountAllAuth,
+    limits: options.wsLimits,
+  })
   server.on('upgrade', streams.upgrade)
   const listening = await listen(server, options.host, options.port)
   return {
@@ -208,6 +225,7 @@ export async function startLighterFake(
     wsUrl: lighterWsUrl(listening.url),
     dropStreams: streams.dropAll,
     streamClients: streams.clients,
+    streamedAccounts: streams.accountSubscriptions,
     chainId,
     state,
     seedApiKey(accountIndex, apiKeyIndex, publicKey) {
