@@ -20,6 +20,7 @@ import {
   createHlMarketStream,
   createHyperliquidAdapter,
   createHyperliquidBinder,
+  createLighterAccountStreams,
   createLighterAdapter,
   createLighterBinder,
   createLighterBudget,
@@ -30,7 +31,6 @@ import {
   LIGHTER_TIERS,
   type LighterTier,
   lighterWsUrl,
-  type MarketStream,
 } from '@dn/venues'
 import type { Command } from 'commander'
 import { deriveKey } from './masterKey.js'
@@ -113,9 +113,10 @@ export function composeProtocolVenues(
   const { store, config } = options
   const fees = config.feeApproval
   const share = options.budgetShare
-  const streams: MarketStream[] = []
+  /** the venues' streams, market and user, closed with the composition */
+  const streams: { close(): void }[] = []
   const streaming = options.streams ?? true
-  const opened = <S extends MarketStream>(s: S): S => {
+  const opened = <S extends { close(): void }>(s: S): S => {
     streams.push(s)
     return s
   }
@@ -210,6 +211,14 @@ export function composeProtocolVenues(
                   symbolOf,
                 }),
               ),
+            // user streams: the busiest accounts' positions by account_all
+            accountStreams: ({ authToken }) =>
+              opened(
+                createLighterAccountStreams({
+                  url: lighterWsUrl(baseUrl),
+                  authToken,
+                }),
+              ),
           }
         : {}),
       testnet: config.lighterTestnet,
@@ -225,16 +234,15 @@ export function composeProtocolVenues(
   }
   if (urls.aster) {
     const budget = createAsterBudget(budgetOptions('aster', urls.aster))
-    adapters.aster = createAsterAdapter({
+    const wsUrl = asterWsUrl(urls.aster)
+    const marketStream = streaming
+      ? opened(createAsterMarketStream({ url: wsUrl }))
+      : undefined
+    const aster = createAsterAdapter({
       baseUrl: urls.aster,
       budget,
-      ...(streaming
-        ? {
-            marketStream: opened(
-              createAsterMarketStream({ url: asterWsUrl(urls.aster) }),
-            ),
-          }
-        : {}),
+      // the streamed accounts' positions come from their user streams
+      ...(marketStream ? { marketStream, userStreams: { url: wsUrl } } : {}),
       testnet: options.asterTestnet,
       ...(fees
         ? {
@@ -252,6 +260,9 @@ export function composeProtocolVenues(
           }
         : {}),
     })
+    adapters.aster = aster
+    // the user streams end with the composition, as the market stream does
+    opened({ close: () => void aster.closeUserStreams() })
     const secretOf = options.storedSecret
     binders.aster = createAsterBinder({
       baseUrl: urls.aster,

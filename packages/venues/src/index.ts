@@ -4,7 +4,9 @@ export { asterClientOrderId } from './aster/adapter/asterClientOrderId.js'
 export { AsterRejectedError } from './aster/adapter/asterRejectedError.js'
 export { createAsterBudget } from './aster/adapter/asterTransport.js'
 export {
+  type AsterAdapter,
   type AsterAdapterOptions,
+  type AsterAdapterUserStreams,
   type AsterBuilderFee,
   createAsterAdapter,
 } from './aster/adapter/createAsterAdapter.js'
@@ -18,6 +20,7 @@ export {
   type AsterApproveAgentInput,
   asterApproveAgentRequest,
 } from './aster/binding/approveAgentRequest.js'
+export { ASTER_USER_STREAMS_PER_IP } from './aster/limits/asterStreamLimits.js'
 export {
   type AsterFilters,
   parseAsterFilters,
@@ -47,6 +50,11 @@ export {
   asterWsUrl,
   createAsterMarketStream,
 } from './aster/stream/createAsterMarketStream.js'
+export {
+  type AsterUserStreams,
+  type AsterUserStreamsOptions,
+  createAsterUserStreams,
+} from './aster/stream/createAsterUserStreams.js'
 export type {
   PersonalSignRequest,
   TypedDataSignRequest,
@@ -208,9 +216,21 @@ export {
   updateLeverage,
 } from './lighter/signer/updateLeverage.js'
 export {
+  createLighterAccountStreams,
+  type LighterAccountStreams,
+  type LighterAccountStreamsOptions,
+  type LighterStreamedPositions,
+} from './lighter/stream/createLighterAccountStreams.js'
+export {
   createLighterMarketStream,
   lighterWsUrl,
 } from './lighter/stream/createLighterMarketStream.js'
+export {
+  LIGHTER_STREAMED_ACCOUNTS_MAX,
+  LIGHTER_WS_CODES,
+  LIGHTER_WS_LIMITS,
+  type LighterWsLimits,
+} from './lighter/stream/lighterWsLimits.js'
 export type { AsterFakeAgent } from './sim/asterFake/asterFakeState.js'
 export {
   type AsterFake,

@@ -9,6 +9,7 @@ import {
   type ReadOptions,
   type RequestBudget,
   type RequestPriority,
+  type StreamedAccount,
   systemClock,
   UncertainSubmissionError,
   type VenueAdapter,
@@ -44,8 +45,15 @@ import {
   createAsterNonces,
 } from '../signing/asterNonces.js'
 import { type AsterParam, formEncode } from '../signing/formEncode.js'
+import type { AsterListenKeys } from '../stream/asterUserStream.js'
+import {
+  type AsterUserStreams,
+  type AsterUserStreamsOptions,
+  createAsterUserStreams,
+} from '../stream/createAsterUserStreams.js'
 import { asterClientOrderId } from './asterClientOrderId.js'
 import { AsterRejectedError } from './asterRejectedError.js'
+import { createAsterStreamedPositions } from './asterStreamedPositions.js'
 import {
   type AsterSend,
   createAsterBudget,
@@ -111,10 +119,36 @@ export interface AsterAdapterOptions {
   /** ms a one-way position-mode check is trusted @default 300_000 */
   readonly modeTtlMs?: number | undefined
   /**
+   * User data streams (listenKey): the positions of the accounts
+   * `streamAccounts` names come from the stream and the last REST
+   * snapshot, with no request per read. Absent: off, every read is REST.
+   */
+  readonly userStreams?: AsterAdapterUserStreams | undefined
+  /**
    * Reported as `maxLeverage`: Aster publishes brackets only through the
    * signed `leverageBracket`, so rules() cannot read them. @default 20
    */
   readonly maxLeverage?: number | undefined
+}
+
+/** How the adapter streams accounts' positions. */
+export interface AsterAdapterUserStreams
+  extends Omit<
+    AsterUserStreamsOptions,
+    'listenKeys' | 'onFollow' | 'onDrop' | 'onConnected' | 'onEvent'
+  > {
+  /**
+   * ms a streamed account's REST snapshot (liquidation prices) serves
+   * before it is read again, events or not: a cross position's
+   * liquidation price drifts with the other positions' PnL @default 120_000
+   */
+  readonly refreshMs?: number | undefined
+}
+
+/** The Aster adapter, with the user streams it may hold open. */
+export interface AsterAdapter extends VenueAdapter {
+  /** Ends the user streams (their sockets); never rejects. */
+  closeUserStreams(): Promise<void>
 }
 
 /** Aster accepts a nonce (µs) within this many ms of its own clock. */
@@ -124,6 +158,7 @@ const TIF: Record<VenueOrderRequest['timeInForce'], string> = {
   gtc: 'GTC',
   post_only: 'GTX',
 }
+const LISTEN_KEY = '/fapi/v3/listenKey'
 const INCOME_PAGE = 1000
 const INCOME_MAX_PAGES = 20
 /** ms one income read from a cursor serves every market's tasks */
@@ -144,7 +179,7 @@ const DEFAULT_FUNDING_HOURS = 8
  * @returns the adapter for venue `aster`
  * @example createAsterAdapter({ baseUrl: 'https://fapi.asterdex.com' })
  */
-export function createAsterAdapter(options: AsterAdapterOptions): VenueAdapter {
+export function createAsterAdapter(options: AsterAdapterOptions): AsterAdapter {
   const clock = options.clock ?? systemClock
   const ttl = options.infoTtlMs ?? 60_000
   const modeTtl = options.modeTtlMs ?? 300_000
@@ -278,7 +313,7 @@ export function createAsterAdapter(options: AsterAdapterOptions): VenueAdapter {
 
   async function signed(
     cred: VenueCredential,
-    method: 'GET' | 'POST' | 'DELETE',
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: string,
     params: AsterParam[],
     kind: CallKind,
@@ -363,8 +398,74 @@ export function createAsterAdapter(options: AsterAdapterOptions): VenueAdapter {
     }
   }
 
+  async function restPositions(
+    cred: VenueCredential,
+    read: ReadOptions | undefined,
+  ): Promise<VenuePosition[]> {
+    // no positionSide/dual check first (weight 30 an owner): the rows'
+    // positionSide shows Hedge Mode, and only orders depend on the mode
+    const raw = await signed(
+      cred,
+      'GET',
+      '/fapi/v3/positionRisk',
+      [],
+      'read',
+      undefined,
+      read?.priority,
+    )
+    if (!Array.isArray(raw)) throw badRead('positionRisk', raw)
+    if (raw.some((r) => isObj(r) && r.positionSide !== 'BOTH')) {
+      oneWay.delete(cred.owner.toLowerCase())
+      throw hedgeMode()
+    }
+    return raw.map(parseAsterPosition).filter((p) => p !== null)
+  }
+
+  // a lapsed key sends the account back to REST reads of weight 5 each:
+  // the listenKey requests (weight 1) go before routine reads
+  const listenKeys: AsterListenKeys = {
+    async open(cred) {
+      const raw = await signed(
+        cred,
+        'POST',
+        LISTEN_KEY,
+        [],
+        'read',
+        undefined,
+        'urgent',
+      )
+      if (!isObj(raw) || typeof raw.listenKey !== 'string' || !raw.listenKey) {
+        throw badRead('listenKey', raw)
+      }
+      return raw.listenKey
+    },
+    async keepAlive(cred) {
+      await signed(cred, 'PUT', LISTEN_KEY, [], 'read', undefined, 'urgent')
+    },
+  }
+  const streamed = createAsterStreamedPositions({
+    clock,
+    refreshMs: options.userStreams?.refreshMs,
+  })
+  const userStreams: AsterUserStreams | undefined = options.userStreams
+    ? createAsterUserStreams({
+        ...options.userStreams,
+        listenKeys,
+        onFollow: (k) => streamed.follow(k),
+        onDrop: (k) => streamed.forget(k),
+        onConnected: (k) => streamed.connected(k),
+        onEvent(k, ev) {
+          if (ev.kind === 'account') streamed.update(k, ev.time, ev.positions)
+        },
+      })
+    : undefined
+
   return Object.freeze({
     venue: 'aster' as const,
+
+    async closeUserStreams(): Promise<void> {
+      await userStreams?.close().catch(() => undefined)
+    },
 
     async rules(symbol: string): Promise<MarketRules | undefined> {
       const f = (await symbols()).get(symbol)
@@ -506,27 +607,26 @@ export function createAsterAdapter(options: AsterAdapterOptions): VenueAdapter {
       return weight === undefined ? undefined : weight / perRead
     },
 
+    streamAccounts(accounts: readonly StreamedAccount[]): void {
+      userStreams?.follow(accounts)
+    },
+
+    accountStreamed(who: string): boolean {
+      const k = who.toLowerCase()
+      return (userStreams?.live(k) ?? false) && streamed.hasBase(k)
+    },
+
     async positions(
       cred: VenueCredential,
       read?: ReadOptions,
     ): Promise<VenuePosition[]> {
-      // no positionSide/dual check first (weight 30 an owner): the rows'
-      // positionSide shows Hedge Mode, and only orders depend on the mode
-      const raw = await signed(
-        cred,
-        'GET',
-        '/fapi/v3/positionRisk',
-        [],
-        'read',
-        undefined,
-        read?.priority,
+      const k = cred.owner.toLowerCase()
+      if (!userStreams) return restPositions(cred, read)
+      // a streamed account: the snapshot and the stream answer, and a
+      // read goes out only when an event may have moved a liquidation price
+      return streamed.read(k, userStreams.live(k), () =>
+        restPositions(cred, read),
       )
-      if (!Array.isArray(raw)) throw badRead('positionRisk', raw)
-      if (raw.some((r) => isObj(r) && r.positionSide !== 'BOTH')) {
-        oneWay.delete(cred.owner.toLowerCase())
-        throw hedgeMode()
-      }
-      return raw.map(parseAsterPosition).filter((p) => p !== null)
     },
 
     async funding(

@@ -17,6 +17,7 @@ import {
 import { authenticate, authenticateMain } from './asterFakeAuth.js'
 import { AsterFakeError } from './asterFakeError.js'
 import { createAsterFakeGate } from './asterFakeGate.js'
+import { createAsterFakeListenKeys } from './asterFakeListenKeys.js'
 import { handleMarket } from './asterFakeMarket.js'
 import { cancelOrder, placeOrder, queryOrder } from './asterFakeOrders.js'
 import {
@@ -28,6 +29,7 @@ import {
   type AsterFakeStreamClient,
   createAsterFakeStreams,
 } from './asterFakeStreams.js'
+import { createAsterFakeUserStreams } from './asterFakeUserStreams.js'
 
 export interface AsterFakeOptions {
   /** the simulated `aster` venue traded through the fake */
@@ -54,6 +56,11 @@ export interface AsterFakeOptions {
   readonly streamPingIntervalMs?: number | undefined
   /** ms a stream connection lives @default 86_400_000 */
   readonly streamLifetimeMs?: number | undefined
+  /**
+   * ms between comparisons of the streamed accounts' engine state, each
+   * change pushed as an ACCOUNT_UPDATE on their user streams @default 200
+   */
+  readonly userStreamIntervalMs?: number | undefined
 }
 
 export interface AsterFake {
@@ -61,10 +68,12 @@ export interface AsterFake {
   readonly url: string
   /** WebSocket base: `${wsUrl}/stream?streams=…` and `${wsUrl}/ws/<stream>` */
   readonly wsUrl: string
-  /** Terminates every open stream connection (a network drop). */
+  /** Terminates every open stream connection, user streams too (a network drop). */
   dropStreams(): void
   /** the open stream connections */
   streamClients(): AsterFakeStreamClient[]
+  /** the open user-stream (`/ws/<listenKey>`) connections */
+  userStreamClients(): { readonly user: string; readonly listenKey: string }[]
   close(): Promise<void>
   /** the API wallets `user` approved, as `GET /fapi/v3/agent` lists them */
   agents(user: string): AsterFakeAgent[]
@@ -128,7 +137,10 @@ const SIGNED: Record<string, Signed> = {
  * Engine faults: `outage` → 503 before anything; `timeoutAfterAccept` →
  * an order is placed, then the answer is HTTP 503 (status unknown);
  * `latencyMs` delays every answer. Rate limits: `asterFakeGate.ts`.
- * WebSocket market streams on the same port: `asterFakeStreams.ts`.
+ * WebSocket market streams on the same port: `asterFakeStreams.ts`;
+ * listenKeys (`POST|PUT|DELETE /fapi/v3/listenKey`, signed, weight 1)
+ * and user data streams (`/ws/<listenKey>`): `asterFakeListenKeys.ts`,
+ * `asterFakeUserStreams.ts`.
  * @example const fake = await startAsterFake({ exchange, port: 0 })
  */
 export async function startAsterFake(
@@ -144,6 +156,13 @@ export async function startAsterFake(
     now,
   )
   const gate = createAsterFakeGate(options.rateLimits, now)
+  const listenKeys = createAsterFakeListenKeys(now)
+  /** USER_STREAM routes: signed like USER_DATA, one key per user */
+  const userStream: Record<string, (user: string) => unknown> = {
+    'POST /fapi/v3/listenKey': (user) => listenKeys.open(user),
+    'PUT /fapi/v3/listenKey': (user) => listenKeys.keepAlive(user),
+    'DELETE /fapi/v3/listenKey': (user) => listenKeys.close(user),
+  }
 
   const server = createServer((req, res) => {
     serve(req, res).catch((e: unknown) => {
@@ -196,6 +215,12 @@ export async function startAsterFake(
       send(res, 200, approveAgent(state, user, pairs))
       return
     }
+    const keyHandler = userStream[route]
+    if (keyHandler) {
+      const { user } = await authenticate(state, raw)
+      send(res, 200, keyHandler(user))
+      return
+    }
     const handler = SIGNED[route]
     if (!handler) {
       send(res, 404, { code: -1000, msg: `unknown route ${route}` })
@@ -220,16 +245,27 @@ export async function startAsterFake(
     pingIntervalMs: options.streamPingIntervalMs,
     lifetimeMs: options.streamLifetimeMs,
   })
-  server.on('upgrade', (req, socket, head) =>
-    streams.upgrade(req, socket, head),
-  )
+  const userStreams = createAsterFakeUserStreams(state, listenKeys, {
+    intervalMs: options.userStreamIntervalMs,
+    pingIntervalMs: options.streamPingIntervalMs,
+  })
+  server.on('upgrade', (req, socket, head) => {
+    if (userStreams.claims(req.url ?? '/')) {
+      userStreams.upgrade(req, socket, head)
+    } else streams.upgrade(req, socket, head)
+  })
   return {
     url: listening.url,
     wsUrl: listening.url.replace(/^http/, 'ws'),
-    dropStreams: () => streams.drop(),
+    dropStreams: () => {
+      streams.drop()
+      userStreams.drop()
+    },
     streamClients: () => streams.clients(),
+    userStreamClients: () => userStreams.clients(),
     close: () => {
       streams.close()
+      userStreams.close()
       return listening.close()
     },
     agents: (user) => [
