@@ -4,6 +4,7 @@ import { VenueUnavailableError } from '../errors/venue.js'
 import {
   type BudgetCharge,
   createRequestBudget,
+  DEFAULT_DELIVERY_MARGIN_MS,
   PRIORITY_CEILING,
   REQUEST_PRIORITIES,
   type RequestBudgetOptions,
@@ -16,11 +17,13 @@ const WINDOW = 1_000
 /** The budget reads the (faked) Date.now, and wakes on (faked) timers. */
 const clock = { now: () => Date.now() }
 
+/** Exact windows: the delivery margin has its own test. */
 function budgetOf(overrides: Partial<RequestBudgetOptions> = {}) {
   return createRequestBudget({
     name: 'hl',
     limits: [{ id: 'weight', capacity: 100, windowMs: WINDOW }],
     clock,
+    deliveryMarginMs: 0,
     ...overrides,
   })
 }
@@ -88,6 +91,29 @@ describe('createRequestBudget', () => {
     expect(sixth.state).toBe('resolved')
     expect(sixth.at).toBe(T0 + WINDOW)
     expect(b.usage()[0]).toMatchObject({ used: 1, requests: 6, peak: 50 })
+  })
+
+  test('default: a spend counts for its window plus the delivery margin, so requests a window apart here cannot land in one window at the venue', async () => {
+    const b = createRequestBudget({
+      name: 'lighter',
+      limits: [{ id: 'tx', capacity: 60, windowMs: 60_000 }],
+      clock,
+    })
+    const tx: BudgetCharge[] = [{ limit: 'tx', bucket: 'tx', weight: 1 }]
+    for (let i = 0; i < 30; i++) await b.acquire(tx, 'order')
+    const next = track(b.acquire(tx, 'order', { maxWaitMs: 120_000 }))
+    // a window later the first 30 could still be arriving at the venue
+    await advance(60_000)
+    expect(next.state).toBe('pending')
+    await advance(DEFAULT_DELIVERY_MARGIN_MS - 1)
+    expect(next.state).toBe('pending')
+    await advance(1)
+    expect(next.state).toBe('resolved')
+    expect(next.at).toBe(T0 + 60_000 + DEFAULT_DELIVERY_MARGIN_MS)
+    // and the rate it allows is over the longer span
+    expect(b.perMinute('tx', 'order')).toBeCloseTo(
+      (30 * 60_000) / (60_000 + DEFAULT_DELIVERY_MARGIN_MS),
+    )
   })
 
   test('behavior: share scales the ceiling (1 → the whole capacity, 0.2 → a fifth)', async () => {
@@ -466,6 +492,7 @@ describe('createRequestBudget', () => {
         { id: 'orders', capacity: 4, windowMs: 200 },
       ],
       clock,
+      deliveryMarginMs: 0,
     })
     const both: BudgetCharge[] = [
       { limit: 'weight', bucket: 'weight', weight: 1 },
@@ -541,6 +568,7 @@ describe('createRequestBudget', () => {
             limits: [{ id: 'weight', capacity, windowMs }],
             share,
             clock,
+            deliveryMarginMs: 0,
           })
           const accepted: { at: number; bucket: string; weight: number }[] = []
           for (const o of ops) {

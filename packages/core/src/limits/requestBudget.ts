@@ -39,6 +39,9 @@ export const PRIORITY_CEILING: Readonly<Record<RequestPriority, number>> = {
   history: 0.6,
 }
 
+/** See RequestBudgetOptions.deliveryMarginMs. */
+export const DEFAULT_DELIVERY_MARGIN_MS = 2_000
+
 /** How long a request may wait for budget before it fails unsent. */
 const DEFAULT_MAX_WAIT_MS: Readonly<Record<RequestPriority, number>> = {
   order: 15_000,
@@ -118,6 +121,13 @@ export interface RequestBudgetOptions {
   readonly share?: number | undefined
   readonly clock?: Clock | undefined
   /**
+   * ms each spend is held beyond the limit's window: a venue counts a
+   * request when it arrives, which can be well after we counted it (a
+   * process short of CPU, a slow connection), so two requests a window
+   * apart here may land in one window there. @default 2_000
+   */
+  readonly deliveryMarginMs?: number | undefined
+  /**
    * Shares the budget with every process of a deployment through the
    * store: weight is reserved there in chunks before it is spent here
    * @default this process's own budget
@@ -170,6 +180,9 @@ export function createRequestBudget(
     throw new RangeError(`budget share must be in (0, 1]: ${share}`)
   }
   const limits = new Map(options.limits.map((l) => [l.id, l]))
+  const margin = options.deliveryMarginMs ?? DEFAULT_DELIVERY_MARGIN_MS
+  /** how long a spend counts: the limit's window and the delivery margin */
+  const span = (l: BudgetLimit) => l.windowMs + margin
   const buckets = new Map<string, Bucket>()
   const waiters: Waiter[] = []
   let seq = 0
@@ -207,7 +220,7 @@ export function createRequestBudget(
       const b = bucketOf(c)
       return {
         bucket: c.bucket,
-        windowMs: b.limit.windowMs,
+        windowMs: span(b.limit),
         ceiling: ceilingOf(b, priority),
         weight: c.weight,
       }
@@ -217,10 +230,10 @@ export function createRequestBudget(
   function count(charges: readonly BudgetCharge[], now: number): void {
     for (const c of charges) {
       const b = bucketOf(c)
-      b.entries = pruneLog(b.entries, now, b.limit.windowMs)
+      b.entries = pruneLog(b.entries, now, span(b.limit))
       b.entries.push({ at: now, weight: c.weight })
       b.requests++
-      b.peak = Math.max(b.peak, usedWeight(b.entries, now, b.limit.windowMs))
+      b.peak = Math.max(b.peak, usedWeight(b.entries, now, span(b.limit)))
     }
   }
 
@@ -232,7 +245,7 @@ export function createRequestBudget(
       const ceiling = ceilingOf(b, w.priority)
       wait = Math.max(
         wait,
-        waitToFit(b.entries, now, b.limit.windowMs, ceiling, c.weight),
+        waitToFit(b.entries, now, span(b.limit), ceiling, c.weight),
       )
     }
     // what this process may spend, the deployment's shared budget grants
@@ -298,7 +311,7 @@ export function createRequestBudget(
       const l = limits.get(id)
       if (!l) return undefined
       return (
-        (l.capacity * share * PRIORITY_CEILING[priority] * 60_000) / l.windowMs
+        (l.capacity * share * PRIORITY_CEILING[priority] * 60_000) / span(l)
       )
     },
     setLimits(next) {
@@ -336,7 +349,7 @@ export function createRequestBudget(
     observe(limit, bucket, used) {
       const now = clock.now()
       const b = bucketOf({ limit, bucket, weight: 0 })
-      const ours = usedWeight(b.entries, now, b.limit.windowMs)
+      const ours = usedWeight(b.entries, now, span(b.limit))
       if (used > ours) {
         b.entries.push({ at: now, weight: used - ours })
         b.peak = Math.max(b.peak, used)
@@ -356,7 +369,7 @@ export function createRequestBudget(
       return [...buckets].map(([bucket, b]) => ({
         limit: b.limit.id,
         bucket,
-        used: usedWeight(b.entries, now, b.limit.windowMs),
+        used: usedWeight(b.entries, now, span(b.limit)),
         peak: b.peak,
         ceiling: ceilingOf(b, 'order'),
         requests: b.requests,

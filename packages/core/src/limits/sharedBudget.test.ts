@@ -58,6 +58,7 @@ function processBudget(store: Store, prefix: string) {
     name: 'hl',
     limits: [limit],
     share: 0.5,
+    deliveryMarginMs: 0,
     shared: { repo: store.venueBudgets, prefix, spendMs: SPEND },
   })
 }

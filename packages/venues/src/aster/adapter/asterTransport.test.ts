@@ -1,4 +1,5 @@
 import {
+  DEFAULT_DELIVERY_MARGIN_MS,
   UncertainSubmissionError,
   VenueRejectedError,
   VenueUnavailableError,
@@ -136,7 +137,8 @@ describe('createAsterTransport', () => {
     await t.send(READ)
     await expect(t.send(READ)).rejects.toThrow(/budget is spent/)
     expect(t.calls).toHaveLength(1)
-    t.advance(60_000)
+    // held for the window and the delivery margin
+    t.advance(60_000 + DEFAULT_DELIVERY_MARGIN_MS)
     await expect(t.send(READ)).resolves.toEqual({})
   })
 })

@@ -93,8 +93,9 @@ describe('Aster adapter against the signature-checking fake', () => {
   })
 
   test('default: accountReadsPerMinute is the routine REQUEST_WEIGHT over positionRisk weight 5', () => {
-    // 2,400 a minute at share 0.5, routine ceiling 0.75: 900 weight
-    expect(adapter.accountReadsPerMinute?.()).toBe(180)
+    // 2,400 a minute at share 0.5, routine ceiling 0.75: 900 weight,
+    // held 62 s (the window and the delivery margin): 174.2 reads
+    expect(adapter.accountReadsPerMinute?.()).toBeCloseTo((180 * 60) / 62)
   })
 
   test('default: an IOC fills and shows as a signed position with its settings', async () => {

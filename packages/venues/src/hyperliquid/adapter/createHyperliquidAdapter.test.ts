@@ -176,8 +176,9 @@ describe('rules and quote', () => {
   })
 
   test('accountReadsPerMinute: routine weight of the per-IP budget over clearinghouseState weight 2', () => {
-    // 1,200 a minute at share 0.5, routine ceiling 0.75: 450 weight
-    expect(adapter().accountReadsPerMinute?.()).toBe(225)
+    // 1,200 a minute at share 0.5, routine ceiling 0.75: 450 weight,
+    // held 62 s (the window and the delivery margin): 217.7 reads
+    expect(adapter().accountReadsPerMinute?.()).toBeCloseTo((225 * 60) / 62)
   })
 
   test('a malformed info answer → VenueUnavailableError', async () => {
