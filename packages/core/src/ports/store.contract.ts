@@ -1406,6 +1406,24 @@ function requestLogTests(store: GetStore) {
 function venueBudgetTests(store: GetStore) {
   const bucket = () => `venue:${randomUUID()}`
 
+  test('venueBudgets: a reservation is stamped no earlier than the latest held, so one read before another took the lock is counted with it', async () => {
+    const b = `test:${randomUUID()}`
+    const t = baseMs()
+    const reserve = (ms: number, w: number) =>
+      store().venueBudgets.reserve(b, ms, 1000, 100, w)
+    expect(await reserve(t, 60)).toBe(0)
+    // a process that read t + 1000 took the lock first: t's entry is gone
+    expect(await reserve(t + 1000, 40)).toBe(0)
+    // one that read t + 999 comes after it: stamped t + 1000, in its window
+    expect(await reserve(t + 999, 60)).toBe(0)
+    // so at t + 1999 that window (t + 999, t + 1999] is full: the first
+    // of them leaves at t + 2000, 1 ms on
+    expect(await reserve(t + 1999, 1)).toBe(1)
+    // waits are from the caller's clock, however far behind
+    expect(await reserve(t + 1500, 1)).toBe(500)
+    expect(await reserve(t + 2000, 100)).toBe(0)
+  })
+
   test('venueBudgets: weight is reserved up to the ceiling, then the wait until it fits', async () => {
     const b = bucket()
     const t = baseMs()

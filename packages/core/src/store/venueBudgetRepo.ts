@@ -25,9 +25,14 @@ export function venueBudgetRepo(scope: RepoScope): VenueBudgetRepo {
           .returning('entries')
           .executeTakeFirstOrThrow()
         const stored = parseEntries(row.entries)
-        const live = pruneLog(stored, nowMs, windowMs)
-        const wait = waitToFit(live, nowMs, windowMs, ceiling, weight)
-        if (wait === 0) live.push({ at: nowMs, weight })
+        // stamped in the order reservations take the row lock, as the
+        // API's rate limit is: a process reads its time before it waits
+        // for the lock, and one with a later time that took the lock
+        // first has already pruned what an earlier time would count
+        const at = stored.reduce((a, e) => Math.max(a, e.at), nowMs)
+        const live = pruneLog(stored, at, windowMs)
+        const wait = waitToFit(live, at, windowMs, ceiling, weight)
+        if (wait === 0) live.push({ at, weight })
         if (wait === 0 || live.length !== stored.length) {
           await db
             .updateTable('venue_budgets')
@@ -37,7 +42,8 @@ export function venueBudgetRepo(scope: RepoScope): VenueBudgetRepo {
             .where('bucket', '=', bucket)
             .execute()
         }
-        return wait
+        // from the caller's clock
+        return wait === 0 ? 0 : wait + (at - nowMs)
       })
     },
   }
