@@ -39,6 +39,9 @@ describe('Lighter account streams: positions from account_all', () => {
       credential: async () => cred,
     }))
 
+  /** moves the adapter's clock ahead of the fake's */
+  let skew = 0
+
   beforeAll(async () => {
     bed = await openLighterTestBed('lighter', 31, undefined, {
       accountStreamIntervalMs: 50,
@@ -56,6 +59,7 @@ describe('Lighter account streams: positions from account_all', () => {
     }
     adapter = createLighterAdapter({
       venue: 'lighter',
+      clock: { now: () => Date.now() + skew },
       baseUrl: bed.fake.url,
       tier: 'builder',
       fetchFn: (async (url: string, init?: RequestInit) => {
@@ -85,6 +89,10 @@ describe('Lighter account streams: positions from account_all', () => {
   test('a streamed account’s positions: no request, a fill within a second', async () => {
     adapter.streamAccounts?.(streamed(bed.cred))
     await until(() => adapter.accountStreamed?.(bed.owner) === true)
+    // the first read of a streamed account is still REST (the 2 min net)
+    paths.length = 0
+    await adapter.positions(bed.cred, { maxAgeMs: 0 })
+    expect(paths).toEqual(['account'])
     paths.length = 0
     const before = await adapter.positions(bed.cred, { maxAgeMs: 0 })
     expect(before).toMatchObject([{ market: 'ETH', size: '-0.02' }])
@@ -116,6 +124,21 @@ describe('Lighter account streams: positions from account_all', () => {
     const fromRest = await adapter.positions(bed.cred, { maxAgeMs: 0 })
     expect(paths).toEqual(['account'])
     expect(fromStream.map(pick)).toEqual(fromRest.map(pick))
+  })
+
+  test('a streamed account is read by REST again every 2 minutes (a cross liquidation price the venue may not push)', async () => {
+    adapter.streamAccounts?.(streamed(bed.cred))
+    await until(() => adapter.accountStreamed?.(bed.owner) === true)
+    await adapter.positions(bed.cred, { maxAgeMs: 0 })
+    paths.length = 0
+    skew += 119_000
+    await adapter.positions(bed.cred, { maxAgeMs: 0 })
+    expect(paths).toEqual([])
+    skew += 1_000
+    await adapter.positions(bed.cred, { maxAgeMs: 0 })
+    await adapter.positions(bed.cred, { maxAgeMs: 0 })
+    // (the market list, older than its age by now, is read again too)
+    expect(paths.filter((p) => p === 'account')).toEqual(['account'])
   })
 
   test('a dropped socket: not streamed, then streamed again after the reconnect', async () => {

@@ -126,6 +126,12 @@ export interface LighterAdapterOptions {
 /** Auth tokens live 10 minutes and are renewed a minute before. */
 const AUTH_TTL_S = 600
 const AUTH_RENEW_S = 60
+/**
+ * A streamed account's positions are still read by REST this often (one
+ * request per account on its own limit, 0.5 a minute).
+ */
+const STREAMED_REST_MS = 120_000
+
 /** funding-rates changes slowly and settles hourly: read once a minute */
 const FUNDING_RATES_MAX_AGE_MS = 60_000
 
@@ -267,6 +273,8 @@ export function createLighterAdapter(
     },
   }
 
+  /** account index → when its positions were last read by REST */
+  const lastRest = new Map<number, number>()
   const accountStreams = options.accountStreams?.({
     authToken: (key) => ctx.authToken(key).token,
   })
@@ -360,9 +368,16 @@ export function createLighterAdapter(
       read?: ReadOptions,
     ): Promise<VenuePosition[]> {
       const key = lighterCredential(cred)
-      // a streamed account's positions as the venue pushed them: no request
+      // a streamed account's positions as the venue pushed them: no
+      // request, but a REST read every STREAMED_REST_MS all the same:
+      // whether the venue pushes when only marks move a cross position's
+      // liquidation price is [unverified]
       const streamed = accountStreams?.live(cred.owner)
-      if (streamed?.accountIndex === key.accountIndex) {
+      const restAt = lastRest.get(key.accountIndex) ?? 0
+      if (
+        streamed?.accountIndex === key.accountIndex &&
+        clock.now() - restAt < STREAMED_REST_MS
+      ) {
         // symbols only: a market list of any age names them
         const list = marketList.peek(undefined)?.value ?? (await markets())
         return parseLighterPositionRows(
@@ -372,6 +387,7 @@ export function createLighterAdapter(
           streamed.rows,
         )
       }
+      const sentAt = clock.now()
       const [raw, list] = await Promise.all([
         // as the account: its own limit, not the IP's, is spent
         transport.get(
@@ -382,6 +398,7 @@ export function createLighterAdapter(
         ),
         markets(),
       ])
+      lastRest.set(key.accountIndex, sentAt)
       return parseLighterPositions(
         raw,
         (id) => list.find((m) => m.marketId === id)?.symbol,
