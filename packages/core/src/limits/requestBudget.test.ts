@@ -8,7 +8,6 @@ import {
   PRIORITY_CEILING,
   REQUEST_PRIORITIES,
   type RequestBudgetOptions,
-  type RequestPriority,
 } from './requestBudget.js'
 
 const T0 = 1_000_000
@@ -135,7 +134,7 @@ describe('createRequestBudget', () => {
     const b = budgetOf()
     expect(b.perMinute('weight', 'order')).toBe(3_000)
     expect(b.perMinute('weight', 'routine')).toBe(3_000 * 0.75)
-    expect(b.perMinute('weight', 'history')).toBe(3_000 * 0.6)
+    expect(b.perMinute('weight', 'history')).toBe(3_000 * 0.75)
     expect(b.perMinute('missing', 'order')).toBeUndefined()
     b.setLimits([{ id: 'weight', capacity: 2_400, windowMs: 60_000 }])
     expect(b.perMinute('weight', 'order')).toBe(1_200)
@@ -156,20 +155,38 @@ describe('createRequestBudget', () => {
     expect(b.usage()[0]?.used).toBe(0)
   })
 
-  test('default: PRIORITY_CEILING keeps orders on top and funding history lowest', () => {
+  test("default: PRIORITY_CEILING keeps orders on top; funding history shares routine's ceiling, served after it", () => {
     expect(REQUEST_PRIORITIES).toEqual([
       'order',
       'urgent',
       'routine',
       'history',
     ])
-    expect(PRIORITY_CEILING.order).toBe(1)
-    for (let i = 1; i < REQUEST_PRIORITIES.length; i++) {
-      const p = REQUEST_PRIORITIES[i] as RequestPriority
-      const q = REQUEST_PRIORITIES[i - 1] as RequestPriority
-      expect(PRIORITY_CEILING[p]).toBeLessThan(PRIORITY_CEILING[q])
-      expect(PRIORITY_CEILING[p]).toBeGreaterThan(0)
-    }
+    expect(PRIORITY_CEILING).toEqual({
+      order: 1,
+      urgent: 0.9,
+      routine: 0.75,
+      history: 0.75,
+    })
+  })
+
+  test('behavior: funding history waits while a routine read waits, and takes the room monitoring leaves', async () => {
+    const b = budgetOf()
+    const log: string[] = []
+    await b.acquire(charge(30), 'routine')
+    await advance(10)
+    // routine's ceiling is 37 (0.75 × 50): 7 left
+    const history = track(b.acquire(charge(7), 'history'), 'history', log)
+    await advance(0)
+    // nothing waits ahead of it: history takes what routine left
+    expect(history.state).toBe('resolved')
+    const read = track(b.acquire(charge(5), 'routine'), 'routine', log)
+    const later = track(b.acquire(charge(5), 'history'), 'history', log)
+    await advance(0)
+    expect([read.state, later.state]).toEqual(['pending', 'pending'])
+    // the first 30 leave: the read first, then the history read
+    await advance(WINDOW - 10)
+    expect(log).toEqual(['history', 'routine', 'history'])
   })
 
   test.each(['urgent', 'routine', 'history'] as const)(

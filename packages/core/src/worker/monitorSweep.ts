@@ -171,12 +171,12 @@ function tasksByOwner(
 }
 
 /**
- * An account's own share of `ageMs`, 1 to 1.1 times it by a hash of the
+ * An account's own share of `ageMs`, 1 to 1.05 times it by a hash of the
  * owner: accounts first read together drift apart, so their reads do not
  * all fall due in one sweep and burst past the budget.
  */
 function spread(ageMs: number, owner: string): number {
-  return Math.round(ageMs * (1 + (fnv1a(owner.toLowerCase()) % 1000) / 10_000))
+  return Math.round(ageMs * (1 + (fnv1a(owner.toLowerCase()) % 1000) / 20_000))
 }
 
 /**
