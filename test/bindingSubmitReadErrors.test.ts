@@ -166,6 +166,45 @@ describe.each(dialects())('binding submit and read errors (%s)', (dialect) => {
     expect(requestIds(got.body)).toEqual(['hl:approveBuilderFee'])
   })
 
+  it('submit 409: an accepted signature sent again under a new Idempotency-Key is a duplicate; under its own key it replays', async () => {
+    const { wallet, id, sig } = await hlBatch()
+    const key = randomUUID()
+    const first = await submit(bed, id, [sig('hl:approveAgent')], key)
+    expect(first.status, first.text).toBe(202)
+    // the very same signature, a new key: rejected, nothing changes
+    const again = await submit(bed, id, [sig('hl:approveAgent')])
+    expectBindingError(again, 409, 'signature_already_accepted')
+    expect(again.body.error).toMatch(/Idempotency-Key/)
+    // with another request's new signature: rejected as a whole
+    expectBindingError(
+      await submit(bed, id, [
+        sig('hl:approveAgent'),
+        sig('hl:approveBuilderFee'),
+      ]),
+      409,
+      'signature_already_accepted',
+    )
+    const got = await read(bed, wallet, id)
+    expect(statuses(got.body)).toEqual({ hl: 'awaiting_signatures' })
+    expect(requestIds(got.body)).toEqual(['hl:approveBuilderFee'])
+    // under its own key: the replay of the accepted submission
+    const replay = await submit(bed, id, [sig('hl:approveAgent')], key)
+    expect(replay.status, replay.text).toBe(202)
+    expect(replay.headers.get('idempotent-replayed')).toBe('true')
+  })
+
+  it('submit: the same request sent twice at once with one key is accepted once and replayed once', async () => {
+    const { id, sig } = await hlBatch()
+    const key = randomUUID()
+    const both = await Promise.all(
+      [0, 1].map(() => submit(bed, id, [sig('hl:approveAgent')], key)),
+    )
+    expect(both.map((r) => r.status)).toEqual([202, 202])
+    expect(
+      both.map((r) => r.headers.get('idempotent-replayed')).sort(),
+    ).toEqual(['true', null].sort())
+  })
+
   it('submit 409 idempotency_key_reused; a replay answers the current state', async () => {
     const { wallet, id, sig } = await hlBatch()
     const key = randomUUID()

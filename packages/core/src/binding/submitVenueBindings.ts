@@ -33,13 +33,16 @@ export async function loadBatch(
 
 /**
  * Checks every signature against its issued request (it must recover to
- * the batch owner). Unknown or repeated request ids, and a different
- * signature for an already accepted request, are conflicts.
+ * the batch owner). Unknown or repeated request ids are conflicts, and so
+ * is a signature for a request already accepted: in a new submission any
+ * (the contract rejects duplicate request ids under any Idempotency-Key),
+ * in a `replay` of the submission that was accepted a different one.
  */
 export async function checkSignatures(
   deps: Pick<BindingDeps, 'binders'>,
   batch: BindingBatchRecord,
   signatures: readonly SubmittedSignature[],
+  mode: 'submit' | 'replay',
 ): Promise<void> {
   const seen = new Set<string>()
   for (const s of signatures) {
@@ -65,12 +68,15 @@ export async function checkSignatures(
     const accepted = venue.signatures[s.requestId]
     if (
       accepted !== undefined &&
-      accepted.toLowerCase() !== s.signature.toLowerCase()
+      (mode === 'submit' ||
+        accepted.toLowerCase() !== s.signature.toLowerCase())
     ) {
       throw new BindingRouteError(
         409,
         'signature_already_accepted',
-        `a signature for ${s.requestId} was already accepted and cannot be replaced`,
+        mode === 'submit'
+          ? `a signature for ${s.requestId} was already accepted; to read the binding's state, resend the original submission with its Idempotency-Key or GET the binding`
+          : `a signature for ${s.requestId} was already accepted and cannot be replaced`,
       )
     }
     if (
@@ -110,7 +116,7 @@ export async function submitVenueBindings(
         'this binding session has expired; prepare a new one',
       )
     }
-    await checkSignatures(deps, batch, signatures)
+    await checkSignatures(deps, batch, signatures, 'submit')
     const venues: BindingVenueEntry[] = batch.venues.map((v) => {
       const mine = signatures.filter((s) =>
         v.requests.some((r) => r.requestId === s.requestId),

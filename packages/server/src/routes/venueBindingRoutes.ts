@@ -1,4 +1,5 @@
 import {
+  BindingRouteError,
   bindingBatchView,
   ConflictError,
   checkSignatures,
@@ -101,7 +102,7 @@ export function venueBindingRoutes(deps: ServerDeps): Route[] {
           }
           // a replay answers the current state, and still checks signatures
           const batch = await loadBatch(bd, bindingId)
-          await checkSignatures(bd, batch, body.signatures)
+          await checkSignatures(bd, batch, body.signatures, 'replay')
           return {
             ...json(202, bindingBatchView(batch, deps.clock.now())),
             headers: { 'idempotent-replayed': 'true' },
@@ -136,6 +137,12 @@ export function venueBindingRoutes(deps: ServerDeps): Route[] {
           })
         } catch (err) {
           if (earlier !== undefined) return replay(earlier)
+          // the same request, racing its own first copy that got in first:
+          // once that copy has committed its key, this one is its replay
+          if (isAlreadyAccepted(err)) {
+            const first = await deps.store.idempotency.get(scope, key)
+            if (first) return replay(first.fingerprint)
+          }
           throw err
         }
         if (view.status === 'processing') {
@@ -166,4 +173,11 @@ export function venueBindingRoutes(deps: ServerDeps): Route[] {
       }),
     },
   ]
+}
+
+function isAlreadyAccepted(err: unknown): boolean {
+  return (
+    err instanceof BindingRouteError &&
+    err.code === 'signature_already_accepted'
+  )
 }
