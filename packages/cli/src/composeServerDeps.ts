@@ -53,7 +53,9 @@ export function composeServerDeps(o: ComposeServerDepsOptions): ServerDeps {
     ...DEFAULT_RATE_LIMIT,
     limit: o.rateLimit ?? DEFAULT_RATE_LIMIT.limit,
   }
-  const logger = o.logger ?? createJsonLogger()
+  const logger =
+    o.logger ??
+    createJsonLogger(undefined, process.env.DN_LOG_LEVEL === 'debug')
   return {
     store: o.store,
     clock,

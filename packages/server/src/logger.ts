@@ -5,10 +5,14 @@
 export interface Logger {
   info(msg: string, fields?: Record<string, unknown>): void
   error(msg: string, fields?: Record<string, unknown>): void
+  /** what an operator reads only while looking into something */
+  debug?(msg: string, fields?: Record<string, unknown>): void
 }
 
+/** @param debug write debug lines too (`DN_LOG_LEVEL=debug`) */
 export function createJsonLogger(
   write: (line: string) => void = (l) => process.stderr.write(l),
+  debug = false,
 ): Logger {
   const emit = (level: string, msg: string, fields?: Record<string, unknown>) =>
     write(
@@ -17,6 +21,9 @@ export function createJsonLogger(
   return {
     info: (msg, fields) => emit('info', msg, fields),
     error: (msg, fields) => emit('error', msg, fields),
+    debug: (msg, fields) => {
+      if (debug) emit('debug', msg, fields)
+    },
   }
 }
 

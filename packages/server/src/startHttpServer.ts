@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createRequestListener } from './createRequestListener.js'
+import { answerClientErrors } from './http/clientErrors.js'
 import type { ServerDeps } from './serverDeps.js'
 
 export interface StartHttpServerOptions {
@@ -8,6 +9,8 @@ export interface StartHttpServerOptions {
   readonly host?: string
   /** 0 picks a free port @default 8080 */
   readonly port?: number
+  /** @default HTTP_IDLE_TIMEOUT_MS */
+  readonly idleTimeoutMs?: number
 }
 
 export interface RunningServer {
@@ -17,6 +20,13 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
+/** A connection silent this long is closed. */
+export const HTTP_IDLE_TIMEOUT_MS = 60_000
+/** A request's headers must arrive within this. */
+export const HTTP_HEADERS_TIMEOUT_MS = 10_000
+/** A whole request (headers and body) must arrive within this. */
+export const HTTP_REQUEST_TIMEOUT_MS = 60_000
+
 /** Listens and resolves once the port is bound. */
 export async function startHttpServer(
   deps: ServerDeps,
@@ -24,7 +34,14 @@ export async function startHttpServer(
 ): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1'
   const server = createServer(createRequestListener(deps))
+  // a kept-alive connection with no next request is closed after 5 s; one
+  // that sends nothing at all after HTTP_IDLE_TIMEOUT_MS; a request whose
+  // headers or whole body take longer than these is answered 408
   server.keepAliveTimeout = 5_000
+  server.timeout = options.idleTimeoutMs ?? HTTP_IDLE_TIMEOUT_MS
+  server.headersTimeout = HTTP_HEADERS_TIMEOUT_MS
+  server.requestTimeout = HTTP_REQUEST_TIMEOUT_MS
+  answerClientErrors(server, deps.logger)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port ?? 8080, host, () => {

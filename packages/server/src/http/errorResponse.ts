@@ -6,6 +6,7 @@ import {
 } from '@dn/core'
 import type { Logger } from '../logger.js'
 import type { HttpResponse } from './httpResponse.js'
+import { RequestAbortedError } from './readJsonBody.js'
 
 /**
  * The one place errors become HTTP. AppErrors keep their status and code;
@@ -17,6 +18,9 @@ export function errorResponse(
   requestId: string,
   logger: Logger,
 ): HttpResponse & { code: string } {
+  if (err instanceof RequestAbortedError) {
+    logger.debug?.('client aborted the request', { requestId })
+  }
   if (isAppError(err)) return fromAppError(err)
   logger.error('unhandled error', {
     requestId,

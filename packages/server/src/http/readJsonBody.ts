@@ -22,6 +22,14 @@ export class UnsupportedMediaTypeError extends AppError {
   }
 }
 
+/** The client closed the connection before its body arrived. */
+export class RequestAbortedError extends AppError {
+  override name = 'RequestAbortedError'
+  constructor(options?: { cause?: unknown }) {
+    super(400, 'request_aborted', 'the request body was cut off', options)
+  }
+}
+
 const JSON_TYPE = /^application\/json\s*(;\s*charset\s*=\s*"?utf-8"?\s*)?$/i
 
 /**
@@ -36,10 +44,17 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   if (declared > MAX_BODY_BYTES) throw new PayloadTooLargeError()
   const chunks: Buffer[] = []
   let size = 0
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length
-    if (size > MAX_BODY_BYTES) throw new PayloadTooLargeError()
-    chunks.push(chunk as Buffer)
+  try {
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length
+      if (size > MAX_BODY_BYTES) throw new PayloadTooLargeError()
+      chunks.push(chunk as Buffer)
+    }
+  } catch (err) {
+    if (err instanceof AppError) throw err
+    // the client went away mid-upload: nobody to answer, nothing to log
+    // but a debug line (errorResponse)
+    throw new RequestAbortedError({ cause: err })
   }
   const text = Buffer.concat(chunks).toString('utf8')
   try {
