@@ -1,17 +1,10 @@
-import { rmSync } from 'node:fs'
-import { dirname } from 'node:path'
-import { type ComposedVenues, composeVenues } from '@dn/cli'
-import { createSimVenues } from '@dn/venues'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { FEE_CONFIG } from './support/bindingFixtures.js'
-import { bundleCli } from './support/bundleCli.js'
-import { type SpawnedDn, spawnDn } from './support/spawnDn.js'
 import {
-  createOwnerWithKey,
-  dialects,
-  startTestService,
-  type TestService,
-} from './support/testService.js'
+  type DeploymentBed,
+  openDeploymentBed,
+} from './support/deploymentBed.js'
+import type { SpawnedDn } from './support/spawnDn.js'
+import { createOwnerWithKey, dialects } from './support/testService.js'
 
 const RUNS = 10
 const BURST = 400
@@ -30,47 +23,32 @@ const FAMILY_ROUTES = {
 describe.each(dialects())(
   'the shared rate limit across dn serve processes (%s)',
   (dialect) => {
-    let cli: string
-    let svc: TestService
-    let venues: ComposedVenues
+    let bed: DeploymentBed
     const servers: SpawnedDn[] = []
     const apis: string[] = []
 
     beforeAll(async () => {
-      cli = await bundleCli()
-      svc = await startTestService({ dialect })
-      venues = await composeVenues(
-        createSimVenues(),
-        {},
-        { hlMainnet: true, asterTestnet: false, config: FEE_CONFIG },
-      )
-      const urls = {
-        DN_HL_URL: venues.protocolUrls.hl,
-        DN_LIGHTER_URL: venues.protocolUrls.lighter,
-        DN_LIGHTER_MAINNET_URL: venues.protocolUrls['lighter-mainnet'],
-        DN_ASTER_URL: venues.protocolUrls.aster,
+      bed = await openDeploymentBed(dialect)
+      const env = {
+        ...bed.urls(),
         DN_SHARED_RATE_LIMIT: 'true',
         // keys belong to an environment: the test service's
         DN_ENV: 'test',
         DN_VENUE_STREAMS: 'false',
       }
       for (let i = 0; i < 3; i++) {
-        servers.push(
-          spawnDn(cli, svc, dialect, ['serve', '--port', '0'], `rl-${i}`, urls),
-        )
+        servers.push(bed.dn(['serve', '--port', '0'], `rl-${i}`, env))
       }
       for (const s of servers) apis.push(await s.apiUrl())
     }, 60_000)
     afterAll(async () => {
       await Promise.all(servers.map((s) => s.stop()))
-      await venues?.close()
-      await svc?.close()
-      if (cli) rmSync(dirname(cli), { recursive: true, force: true })
+      await bed?.close()
     })
 
     /** BURST requests per family at once on a new key, round robin over `n` servers. */
     async function burst(n: number) {
-      const { apiKey } = await createOwnerWithKey(svc)
+      const { apiKey } = await createOwnerWithKey(bed.svc)
       const statuses = {
         perp: new Map<number, number>(),
         strategy: new Map<number, number>(),

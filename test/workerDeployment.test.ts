@@ -1,16 +1,9 @@
-import { rmSync } from 'node:fs'
-import { dirname } from 'node:path'
-import { type ComposedVenues, composeVenues } from '@dn/cli'
-import { createSimVenues } from '@dn/venues'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { FEE_CONFIG } from './support/bindingFixtures.js'
-import { bundleCli } from './support/bundleCli.js'
-import { spawnDn } from './support/spawnDn.js'
 import {
-  dialects,
-  startTestService,
-  type TestService,
-} from './support/testService.js'
+  type DeploymentBed,
+  openDeploymentBed,
+} from './support/deploymentBed.js'
+import { dialects } from './support/testService.js'
 
 /**
  * A deployment's `dn worker`: every venue named by its URL variable, no
@@ -18,52 +11,30 @@ import {
  * what to set when one is missing.
  */
 describe.each(dialects())('dn worker in a deployment (%s)', (dialect) => {
-  let cli: string
-  let svc: TestService
-  let venues: ComposedVenues
+  let bed: DeploymentBed
   beforeAll(async () => {
-    cli = await bundleCli()
-    svc = await startTestService({ dialect })
-    venues = await composeVenues(
-      createSimVenues(),
-      {},
-      { hlMainnet: true, asterTestnet: false, config: FEE_CONFIG },
-    )
+    bed = await openDeploymentBed(dialect)
   }, 60_000)
-  afterAll(async () => {
-    await venues?.close()
-    await svc?.close()
-    if (cli) rmSync(dirname(cli), { recursive: true, force: true })
-  })
+  afterAll(() => bed?.close())
 
-  function worker(id: string, urls: Record<string, string | undefined>) {
-    return dn(['worker'], id, urls)
-  }
-
-  function dn(
+  const urls = () => bed.urls()
+  const dn = (
     command: string[],
     id: string,
-    urls: Record<string, string | undefined>,
-  ) {
-    return spawnDn(cli, svc, dialect, command, id, urls)
-  }
-
-  const urls = () => ({
-    DN_HL_URL: venues.protocolUrls.hl,
-    DN_LIGHTER_URL: venues.protocolUrls.lighter,
-    DN_LIGHTER_MAINNET_URL: venues.protocolUrls['lighter-mainnet'],
-    DN_ASTER_URL: venues.protocolUrls.aster,
-  })
+    env: Record<string, string | undefined>,
+  ) => bed.dn(command, id, env)
+  const worker = (id: string, env: Record<string, string | undefined>) =>
+    dn(['worker'], id, env)
 
   test('with every venue URL it runs without a simulator', async () => {
     const w = worker(`deploy-${dialect}`, urls())
     try {
       for (let i = 0; i < 100; i++) {
-        const ids = (await svc.store.workers.list()).map((x) => x.id)
+        const ids = (await bed.svc.store.workers.list()).map((x) => x.id)
         if (ids.includes(`deploy-${dialect}`)) break
         await new Promise((r) => setTimeout(r, 100))
       }
-      expect((await svc.store.workers.list()).map((x) => x.id)).toContain(
+      expect((await bed.svc.store.workers.list()).map((x) => x.id)).toContain(
         `deploy-${dialect}`,
       )
       expect(w.err()).toMatch(/worker deploy-\S+ running/)
@@ -88,7 +59,7 @@ describe.each(dialects())('dn worker in a deployment (%s)', (dialect) => {
       const health = await fetch(`${api}/health`)
       expect(await health.json()).toEqual({ ok: true })
       // the venues it names are the ones given, not fakes of its own
-      for (const [v, url] of Object.entries(venues.protocolUrls)) {
+      for (const [v, url] of Object.entries(bed.venues.protocolUrls)) {
         expect(s.err()).toContain(`${v} protocol ${url}`)
       }
     } finally {

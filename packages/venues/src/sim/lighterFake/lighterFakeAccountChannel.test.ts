@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { WebSocket } from 'ws'
 import { fillLighterBed } from '../../lighter/fillLighterBed.js'
 import {
   type LighterTestBed,
@@ -7,30 +6,9 @@ import {
 } from '../../lighter/lighterTestBed.js'
 import { createLighterAuthToken } from '../../lighter/signer/authToken.js'
 import { LIGHTER_WS_CODES } from '../../lighter/stream/lighterWsLimits.js'
+import { connectFrameClient, type Frame } from '../wsFrameClient.js'
 
-type Frame = Record<string, unknown>
-
-/** A raw client: every frame it got, and a way to wait for one. */
-async function connect(url: string) {
-  const ws = new WebSocket(url)
-  const frames: Frame[] = []
-  ws.on('message', (d) => frames.push(JSON.parse(d.toString()) as Frame))
-  await new Promise((resolve, reject) => {
-    ws.once('open', resolve)
-    ws.once('error', reject)
-  })
-  const next = async (ok: (f: Frame) => boolean, ms = 3_000) => {
-    const until = Date.now() + ms
-    for (;;) {
-      const i = frames.findIndex(ok)
-      if (i >= 0) return frames.splice(i, 1)[0] as Frame
-      if (Date.now() > until) throw new Error('no such frame')
-      await new Promise((r) => setTimeout(r, 5))
-    }
-  }
-  const send = (v: unknown) => ws.send(JSON.stringify(v))
-  return { ws, frames, next, send }
-}
+const connect = connectFrameClient
 
 /** The Lighter fake's `account_all/<account>` channel. */
 describe('Lighter fake account_all', () => {

@@ -1,11 +1,7 @@
-import {
-  LIGHTER_AUTH_MAX_TTL_S,
-  parseLighterAuthToken,
-  verifyLighterAuthToken,
-} from '../../lighter/signer/authToken.js'
+import { requireLighterAuthToken } from './lighterFakeAuthToken.js'
 import { FAKE_CODES, LighterFakeError } from './lighterFakeError.js'
 import { handleRead } from './lighterFakeReads.js'
-import { fixed, keyId, type LighterFakeState } from './lighterFakeState.js'
+import { fixed, type LighterFakeState } from './lighterFakeState.js'
 
 /**
  * The fake's `account_all/{account}` channel, in the frames
@@ -67,21 +63,10 @@ export function createLighterFakeAccountChannel(
         'auth field is required',
       )
     }
-    const parsed =
-      typeof token === 'string' ? parseLighterAuthToken(token) : null
-    const nowS = Math.floor(state.now() / 1000)
-    const pk =
-      parsed && state.keys.get(keyId(parsed.accountIndex, parsed.apiKeyIndex))
-    if (
-      !parsed ||
-      !pk ||
-      parsed.accountIndex !== account ||
-      parsed.deadline <= nowS ||
-      parsed.deadline > nowS + LIGHTER_AUTH_MAX_TTL_S ||
-      !verifyLighterAuthToken(parsed, pk)
-    ) {
+    if (typeof token !== 'string') {
       throw new LighterFakeError(FAKE_CODES.invalidAuth, 'invalid auth')
     }
+    requireLighterAuthToken(state, account, token)
   }
 
   const frame = (

@@ -1,10 +1,6 @@
 import { dec } from '@dn/core'
-import {
-  LIGHTER_AUTH_MAX_TTL_S,
-  parseLighterAuthToken,
-  verifyLighterAuthToken,
-} from '../../lighter/signer/authToken.js'
 import { restRateFromHourly } from '../../lighter/stream/lighterFundingUnits.js'
+import { requireLighterAuthToken } from './lighterFakeAuthToken.js'
 import { FAKE_CODES, LighterFakeError } from './lighterFakeError.js'
 import { lighterFakeOrderJson } from './lighterFakeOrderJson.js'
 import { isLive } from './lighterFakeOrders.js'
@@ -234,20 +230,7 @@ function authenticated(
   token: string,
 ) {
   const account = int(q, 'account_index')
-  const parsed = parseLighterAuthToken(token)
-  const nowS = Math.floor(state.now() / 1000)
-  const pk =
-    parsed && state.keys.get(keyId(parsed.accountIndex, parsed.apiKeyIndex))
-  if (
-    !parsed ||
-    !pk ||
-    parsed.accountIndex !== account ||
-    parsed.deadline <= nowS ||
-    parsed.deadline > nowS + LIGHTER_AUTH_MAX_TTL_S ||
-    !verifyLighterAuthToken(parsed, pk)
-  ) {
-    throw new LighterFakeError(FAKE_CODES.invalidAuth, 'invalid auth')
-  }
+  requireLighterAuthToken(state, account, token)
   const marketId = q.get('market_id')
   const inMarket = (id: number) =>
     marketId === null || marketId === '255' || Number(marketId) === id

@@ -1,35 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { WebSocket } from 'ws'
+import type { WebSocket } from 'ws'
 import {
   hourlyFromRestRate,
   streamRateFromHourly,
 } from '../../lighter/stream/lighterFundingUnits.js'
 import { createSimExchange } from '../simExchange.js'
+import { connectFrameClient, type Frame } from '../wsFrameClient.js'
 import { type LighterFake, startLighterFake } from './startLighterFake.js'
 
-type Frame = Record<string, unknown>
-
-/** A raw client: every frame it got, and a way to wait for one. */
-async function connect(url: string) {
-  const ws = new WebSocket(url)
-  const frames: Frame[] = []
-  ws.on('message', (d) => frames.push(JSON.parse(d.toString()) as Frame))
-  await new Promise((resolve, reject) => {
-    ws.once('open', resolve)
-    ws.once('error', reject)
-  })
-  const next = async (ok: (f: Frame) => boolean, ms = 3_000) => {
-    const until = Date.now() + ms
-    for (;;) {
-      const i = frames.findIndex(ok)
-      if (i >= 0) return frames.splice(i, 1)[0] as Frame
-      if (Date.now() > until) throw new Error('no such frame')
-      await new Promise((r) => setTimeout(r, 5))
-    }
-  }
-  const send = (v: unknown) => ws.send(JSON.stringify(v))
-  return { ws, frames, next, send }
-}
+const connect = connectFrameClient
 
 /** The Lighter fake's `/stream`: market_stats over the engine. */
 describe('Lighter fake WebSocket', () => {
