@@ -262,7 +262,7 @@ export function composeProtocolVenues(
     })
     adapters.aster = aster
     // the user streams end with the composition, as the market stream does
-    opened({ close: () => void aster.closeUserStreams() })
+    opened({ close: () => aster.closeUserStreams() })
     const secretOf = options.storedSecret
     binders.aster = createAsterBinder({
       baseUrl: urls.aster,

@@ -59,3 +59,18 @@ export function waitToFit(
   }
   return windowMs
 }
+
+/**
+ * The time to stamp a new entry of a log kept in one locked row (the
+ * store's rate limits and venue budgets): no earlier than the latest
+ * entry held. A process reads its time before it waits for the row lock,
+ * so one that took the lock first may have logged a later time (another
+ * server's clock may also run ahead); stamped in lock order, the log only
+ * grows in time and a sliding window over it is exact. In request times,
+ * two servers admitted 127-150 a minute against a limit of 120.
+ */
+export function lockOrderTime(nowMs: number, held: readonly number[]): number {
+  let at = nowMs
+  for (const t of held) if (t > at) at = t
+  return at
+}

@@ -1,3 +1,4 @@
+import { lockOrderTime } from '../limits/weightedLog.js'
 import type { RateLimitHit, RateLimitRepo } from '../ports/store.js'
 import type { RepoScope } from './repoScope.js'
 
@@ -39,14 +40,8 @@ export function rateLimitRepo(scope: RepoScope): RateLimitRepo {
 }
 
 /**
- * Prunes, counts and maybe records one hit; pure. The hit is stamped no
- * earlier than the latest one held: a request reads its time before it
- * waits for the row lock, so one that took the lock first may have
- * recorded a later time (another server's clock may also run ahead).
- * Counting in request times instead left hits stamped after a request's
- * own time out of its count and admitted 127-150 a minute against a
- * limit of 120 with two servers. Stamped in lock order, the log only
- * grows in time, and a sliding log over it admits at most `limit` in any
+ * Prunes, counts and maybe records one hit; pure. The hit is stamped in
+ * lock order (`lockOrderTime`), so the log admits at most `limit` in any
  * window.
  */
 function slide(
@@ -55,7 +50,7 @@ function slide(
   windowMs: number,
   limit: number,
 ): { hits: number[]; changed: boolean; result: RateLimitHit } {
-  const at = stored.reduce((a, b) => Math.max(a, b), nowMs)
+  const at = lockOrderTime(nowMs, stored)
   const hits = stored.filter((t) => t > at - windowMs)
   const pruned = hits.length !== stored.length
   const allowed = hits.length < limit

@@ -1,4 +1,9 @@
-import { type LogEntry, pruneLog, waitToFit } from '../limits/weightedLog.js'
+import {
+  type LogEntry,
+  lockOrderTime,
+  pruneLog,
+  waitToFit,
+} from '../limits/weightedLog.js'
 import type { VenueBudgetRepo } from '../ports/store.js'
 import type { RepoScope } from './repoScope.js'
 
@@ -25,11 +30,10 @@ export function venueBudgetRepo(scope: RepoScope): VenueBudgetRepo {
           .returning('entries')
           .executeTakeFirstOrThrow()
         const stored = parseEntries(row.entries)
-        // stamped in the order reservations take the row lock, as the
-        // API's rate limit is: a process reads its time before it waits
-        // for the lock, and one with a later time that took the lock
-        // first has already pruned what an earlier time would count
-        const at = stored.reduce((a, e) => Math.max(a, e.at), nowMs)
+        const at = lockOrderTime(
+          nowMs,
+          stored.map((e) => e.at),
+        )
         const live = pruneLog(stored, at, windowMs)
         const wait = waitToFit(live, at, windowMs, ceiling, weight)
         if (wait === 0) live.push({ at, weight })

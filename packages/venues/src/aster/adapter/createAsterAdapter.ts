@@ -147,8 +147,8 @@ export interface AsterAdapterUserStreams
 
 /** The Aster adapter, with the user streams it may hold open. */
 export interface AsterAdapter extends VenueAdapter {
-  /** Ends the user streams (their sockets); never rejects. */
-  closeUserStreams(): Promise<void>
+  /** Ends the user streams (their sockets). */
+  closeUserStreams(): void
 }
 
 /** Aster accepts a nonce (µs) within this many ms of its own clock. */
@@ -463,8 +463,8 @@ export function createAsterAdapter(options: AsterAdapterOptions): AsterAdapter {
   return Object.freeze({
     venue: 'aster' as const,
 
-    async closeUserStreams(): Promise<void> {
-      await userStreams?.close().catch(() => undefined)
+    closeUserStreams(): void {
+      userStreams?.close()
     },
 
     async rules(symbol: string): Promise<MarketRules | undefined> {

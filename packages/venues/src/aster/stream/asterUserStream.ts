@@ -41,7 +41,7 @@ export interface AsterUserStream {
   /** Takes the account's newest credential source. */
   setAccount(account: StreamedAccount): void
   /** Ends for good: the socket closes; the key lapses unless kept alive elsewhere. */
-  stop(): Promise<void>
+  stop(): void
 }
 
 /**
@@ -139,7 +139,7 @@ export function startAsterUserStream(
     setAccount(a) {
       account = a
     },
-    async stop() {
+    stop() {
       if (stopped) return
       stopped = true
       clearInterval(keeper)

@@ -94,7 +94,7 @@ export interface AsterUserStreams {
   /** the listenKey `owner`'s stream uses, while live */
   listenKey(owner: string): string | undefined
   /** Ends every stream. */
-  close(): Promise<void>
+  close(): void
 }
 
 export function createAsterUserStreams(
@@ -132,7 +132,7 @@ export function createAsterUserStreams(
         if (wanted.has(owner)) continue
         streams.delete(owner)
         options.onDrop?.(owner)
-        void s.stop()
+        s.stop()
       }
       for (const [owner, a] of wanted) {
         const s = streams.get(owner)
@@ -147,11 +147,10 @@ export function createAsterUserStreams(
     followed: () => [...streams.keys()],
     live: (owner) => streams.get(owner.toLowerCase())?.live() ?? false,
     listenKey: (owner) => streams.get(owner.toLowerCase())?.listenKey(),
-    async close() {
+    close() {
       closed = true
-      const all = [...streams.values()]
+      for (const s of streams.values()) s.stop()
       streams.clear()
-      await Promise.all(all.map((s) => s.stop()))
     },
   }
 }
