@@ -110,8 +110,15 @@ describe.each(dialects())('worker crashes (%s)', (dialect) => {
         return place(owner, o)
       }
     }
+    svc = await startTestService({
+      dialect,
+      markets: venues.marketData,
+      rateLimit: 100_000,
+    })
     // the workers speak each venue's real protocol where it has one: they
-    // find the fakes through the simulator's `GET /venues`
+    // find the fakes through the simulator's `GET /venues`. The binding
+    // below spends from the deployment's budget as the workers do, so the
+    // fakes' count of the whole run can be held to the shared share
     composed = await composeVenues(
       venues,
       {},
@@ -120,17 +127,13 @@ describe.each(dialects())('worker crashes (%s)', (dialect) => {
         asterTestnet: false,
         config: NO_FEES,
         lighterTier: 'builder',
+        store: svc.store,
       },
     )
     sim = await startFaucetServer({
       venues,
       port: 0,
       protocolUrls: composed.protocolUrls,
-    })
-    svc = await startTestService({
-      dialect,
-      markets: venues.marketData,
-      rateLimit: 100_000,
     })
     const wallet = newWallet()
     const index: Partial<Record<VenueId, string>> = {}

@@ -136,6 +136,7 @@ export { LighterRejectedError } from './lighter/adapter/lighterRejectedError.js'
 export {
   createLighterBudget,
   type LighterAuth,
+  type LighterBudget,
 } from './lighter/adapter/lighterTransport.js'
 export {
   createLighterBinder,

@@ -6,7 +6,6 @@ import {
   type MarketRules,
   nextHourAfter,
   type ReadOptions,
-  type RequestBudget,
   type StreamedAccount,
   systemClock,
   type VenueAdapter,
@@ -51,8 +50,9 @@ import {
 } from './lighterMarkets.js'
 import { lighterOrderView } from './lighterOrderView.js'
 import {
-  createLighterBudget,
   createLighterTransport,
+  type LighterBudget,
+  lighterBudgetOf,
 } from './lighterTransport.js'
 import { badAnswer, decField, intField, isObj } from './lighterWireValue.js'
 import { parseLighterFunding } from './parseLighterFunding.js'
@@ -86,13 +86,16 @@ export interface LighterAdapterOptions {
   /** lookups of an accepted create @default 6, 100 ms apart, doubling */
   readonly confirmAttempts?: number | undefined
   readonly confirmDelayMs?: number | undefined
-  /** the account tier whose rate limits apply @default 'standard' */
+  /**
+   * the account tier whose rate limits apply, when no `budget` is given
+   * (a budget brings its own) @default 'standard'
+   */
   readonly tier?: LighterTier | undefined
   /**
    * this deployment's request budget, shared by its adapter and binder
    * @default one of its own at half the tier's limits
    */
-  readonly budget?: RequestBudget | undefined
+  readonly budget?: LighterBudget | undefined
   /**
    * ms one read of every market's mark serves quotes for @default 5_000;
    * funding rates are read at most once a minute
@@ -155,13 +158,11 @@ export function createLighterAdapter(
   const venue = requireLighterVenue(options.venue)
   const clock = options.clock ?? systemClock
   const ttl = options.metaTtlMs ?? 60_000
-  const tier = options.tier ?? 'standard'
   const transport = createLighterTransport({
     baseUrl: options.baseUrl,
     fetchFn: options.fetchFn ?? globalThis.fetch,
     timeout: options.timeout ?? 10_000,
-    tier,
-    budget: options.budget ?? createLighterBudget({ tier, clock }),
+    budget: lighterBudgetOf(options, clock),
   })
   const marketMaxAge = options.marketMaxAgeMs ?? 5_000
   const marketList = createSharedRead(clock, loadMarkets)

@@ -4,16 +4,18 @@ import {
   VenueUnavailableError,
 } from '@dn/core'
 import { describe, expect, test } from 'vitest'
+import type { LighterTier } from '../limits/lighterLimits.js'
 import { LighterRejectedError } from './lighterRejectedError.js'
 import {
   createLighterBudget,
   createLighterTransport,
+  lighterBudgetOf,
 } from './lighterTransport.js'
 
 type Answer = Response | Error
 const OWNER = '0x14791697260E4c9A71f18484C9f997B308e59325'
 
-function transport(answers: Answer[]) {
+function transport(answers: Answer[], tier?: LighterTier) {
   const seen: { url: string; init: RequestInit | undefined }[] = []
   const fetchFn = (async (url: string, init?: RequestInit) => {
     seen.push({ url, init })
@@ -22,7 +24,7 @@ function transport(answers: Answer[]) {
     if (next instanceof Error) throw next
     return next
   }) as unknown as typeof fetch
-  const budget = createLighterBudget({ share: 1 })
+  const budget = createLighterBudget({ share: 1, tier })
   return {
     t: createLighterTransport({
       baseUrl: 'http://venue.test/',
@@ -108,6 +110,34 @@ describe('createLighterTransport', () => {
     const buckets = budget.usage().map((u) => u.bucket)
     expect(buckets.some((b) => b.includes(OWNER.toLowerCase()))).toBe(true)
     expect(buckets.some((b) => !b.includes('|'))).toBe(true)
+  })
+
+  test('behavior: a tx is weighed by the tier of the budget it spends', async () => {
+    // the venue counts a builder-tier tx in its own bucket: so must we
+    const builder = transport(
+      [json(200, { code: 200, tx_hash: 'ab' })],
+      'builder',
+    )
+    await builder.t.sendTx(14, '{}', OWNER)
+    expect(builder.budget.usage().map((u) => [u.limit, u.used])).toEqual([
+      ['tx', 1],
+    ])
+    const standard = transport([json(200, { code: 200, tx_hash: 'ab' })])
+    await standard.t.sendTx(14, '{}', OWNER)
+    expect(standard.budget.usage().map((u) => u.limit)).toEqual(['l1'])
+  })
+
+  test('error: a tier given beside a budget of another tier is refused', () => {
+    const clock = { now: () => 0 }
+    const premium = createLighterBudget({ tier: 'premium' })
+    expect(lighterBudgetOf({ tier: 'premium', budget: premium }, clock)).toBe(
+      premium,
+    )
+    expect(lighterBudgetOf({ tier: 'plus' }, clock).tier).toBe('plus')
+    expect(lighterBudgetOf({}, clock).tier).toBe('standard')
+    expect(() =>
+      lighterBudgetOf({ tier: 'builder', budget: premium }, clock),
+    ).toThrow(/tier builder given with a budget for the premium tier/)
   })
 
   test('error: after sending, a tx is uncertain and a read unavailable', async () => {

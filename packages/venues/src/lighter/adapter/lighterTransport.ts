@@ -1,4 +1,5 @@
 import {
+  type Clock,
   createRequestBudget,
   type RequestBudget,
   type RequestPriority,
@@ -26,10 +27,21 @@ export interface LighterTransportOptions {
   readonly fetchFn: typeof globalThis.fetch
   /** ms before a request is abandoned */
   readonly timeout: number
-  /** the account tier whose limits apply @default 'standard' */
-  readonly tier?: LighterTier | undefined
-  /** the deployment's budget, shared by its adapter and binder */
-  readonly budget: RequestBudget
+  /**
+   * the deployment's budget, shared by its adapter and binder; its tier
+   * weighs every request
+   */
+  readonly budget: LighterBudget
+}
+
+/**
+ * A Lighter budget knows the tier it was made for: requests are weighed by
+ * that tier's cost model, so the transport cannot charge a bucket the
+ * budget does not hold (a binder weighing a builder-tier tx as standard
+ * spent the `l1` bucket while the venue counted `tx`).
+ */
+export interface LighterBudget extends RequestBudget {
+  readonly tier: LighterTier
 }
 
 /** A read as an account: its auth token, counted against its L1 address. */
@@ -106,13 +118,36 @@ const lighterProtocol: VenueProtocol<Record<string, unknown>> = {
 /** A budget of one Lighter deployment's published limits for `tier`. */
 export function createLighterBudget(
   options: VenueBudgetOptions & { readonly tier?: LighterTier | undefined },
-): RequestBudget {
-  const { tier, ...rest } = options
-  return createRequestBudget({
+): LighterBudget {
+  const { tier = 'standard', ...rest } = options
+  const budget = createRequestBudget({
     ...rest,
     name: 'lighter',
-    limits: lighterLimits(tier ?? 'standard'),
+    limits: lighterLimits(tier),
   })
+  return Object.freeze({ ...budget, tier })
+}
+
+/**
+ * The budget an adapter or binder spends: the one given (shared by a
+ * deployment), else its own for `tier`. A tier given beside a budget for
+ * another tier is a composition error, not something to pick between.
+ */
+export function lighterBudgetOf(
+  options: {
+    readonly tier?: LighterTier | undefined
+    readonly budget?: LighterBudget | undefined
+  },
+  clock: Clock,
+): LighterBudget {
+  const { tier, budget } = options
+  if (!budget) return createLighterBudget({ tier, clock })
+  if (tier !== undefined && tier !== budget.tier) {
+    throw new RangeError(
+      `lighter: tier ${tier} given with a budget for the ${budget.tier} tier`,
+    )
+  }
+  return budget
 }
 
 /**
@@ -129,7 +164,7 @@ export function createLighterTransport(
   options: LighterTransportOptions,
 ): LighterTransport {
   const send = createVenueHttp(lighterProtocol, options)
-  const tier = options.tier ?? 'standard'
+  const { tier } = options.budget
   const transport: LighterTransport = {
     get(path, query, auth, priority) {
       const qs = new URLSearchParams(

@@ -2,7 +2,6 @@ import {
   type BindingConfig,
   type Clock,
   type PreparedVenue,
-  type RequestBudget,
   systemClock,
   type VenueBinder,
   type VenueTarget,
@@ -12,8 +11,9 @@ import { requireAddress } from '../../binding/signRequestKinds.js'
 import { verifySignRequest } from '../../binding/verifySignRequest.js'
 import { LighterRejectedError } from '../adapter/lighterRejectedError.js'
 import {
-  createLighterBudget,
   createLighterTransport,
+  type LighterBudget,
+  lighterBudgetOf,
 } from '../adapter/lighterTransport.js'
 import { intField, isObj } from '../adapter/lighterWireValue.js'
 import { lighterSignerChainId } from '../binding/lighterSignerChainId.js'
@@ -23,6 +23,7 @@ import {
 } from '../binding/lighterVenue.js'
 import { pickLighterApiKeySlot } from '../binding/pickLighterApiKeySlot.js'
 import { prepareLighterBinding } from '../binding/prepareLighterBinding.js'
+import type { LighterTier } from '../limits/lighterLimits.js'
 import { changePubKeyL1Message } from '../signer/changePubKey.js'
 import { generateLighterKeyPair } from '../signer/lighterKeys.js'
 import { completeLighterBinding } from './completeLighterBinding.js'
@@ -43,8 +44,13 @@ export interface LighterBinderOptions {
   readonly clock?: Clock | undefined
   /** per call, ms @default 10_000 */
   readonly timeout?: number | undefined
+  /**
+   * the account tier whose rate limits apply, when no `budget` is given
+   * @default 'standard'
+   */
+  readonly tier?: LighterTier | undefined
   /** the deployment's budget, shared with its adapter @default its own */
-  readonly budget?: RequestBudget | undefined
+  readonly budget?: LighterBudget | undefined
   /** how long the zero-fee integrator approval lasts @default 365 days */
   readonly approvalTtlMs?: number | undefined
 }
@@ -68,7 +74,7 @@ export function createLighterBinder(
     baseUrl: options.baseUrl,
     fetchFn: options.fetchFn ?? globalThis.fetch,
     timeout: options.timeout ?? 10_000,
-    budget: options.budget ?? createLighterBudget({ clock }),
+    budget: lighterBudgetOf(options, clock),
   })
 
   async function findAccount(
