@@ -106,6 +106,13 @@ export interface ReadOptions {
    * stale never is) @default 0
    */
   readonly budgetFallbackMs?: number | undefined
+  /**
+   * A snapshot older than `maxAgeMs` but at most this old is served when
+   * the read it is due for does not answer within a moment (stale while
+   * reading): a monitor evaluates with what it has instead of waiting on
+   * the venue and its budget @default 0
+   */
+  readonly staleWhileReadMs?: number | undefined
 }
 
 /**

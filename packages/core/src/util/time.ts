@@ -24,6 +24,11 @@ export function msToIso(ms: number): string {
 
 const HOUR_MS = 3_600_000
 
+/** The whole UTC hour `t` (Unix ms) falls in. */
+export function hourStart(t: number): number {
+  return Math.floor(t / HOUR_MS) * HOUR_MS
+}
+
 /** The first whole UTC hour after `t` (Unix ms): hourly funding settles then. */
 export function nextHourAfter(t: number): number {
   return Math.floor(t / HOUR_MS) * HOUR_MS + HOUR_MS

@@ -34,6 +34,15 @@ const LEGS: readonly Leg[] = ['long', 'short']
  * never used).
  */
 export const BUDGET_FALLBACK_MS = 60_000
+/**
+ * How far past its due age a routine account's snapshot still serves the
+ * sweep while its read is out: the sweep does not wait on a slow routine
+ * read, so an account falling due is read within a round (1 s) of it, not
+ * after the slowest read of the round before (Hyperliquid's REST accounts,
+ * due every 24.8 s, went 30.5 s between reads at p50 while rounds waited
+ * on reads the budget held back).
+ */
+const STALE_WHILE_READ_MS = 10_000
 /** Rows read per page of the watched tasks. */
 const PAGE = 2_000
 
@@ -247,15 +256,15 @@ function snapshotReader(deps: WorkerDeps, ages: ReadonlyMap<VenueId, number>) {
     if (!held) {
       const near = accounts.get(aKey)?.near === true
       const priority: RequestPriority = near ? 'urgent' : 'routine'
+      const streamed = adapter.accountStreamed?.(task.owner) === true
+      const age = spread(ages.get(venue) ?? POSITIONS_MAX_AGE_MS, task.owner)
       held = handled(
         credential(task.owner, venue).then((cred) =>
           adapter.positions(cred, {
             // a streamed account is read through: the stream answers
-            maxAgeMs: adapter.accountStreamed?.(task.owner)
-              ? 0
-              : near
-                ? NEAR_THRESHOLD_MAX_AGE_MS
-                : spread(ages.get(venue) ?? POSITIONS_MAX_AGE_MS, task.owner),
+            maxAgeMs: streamed ? 0 : near ? NEAR_THRESHOLD_MAX_AGE_MS : age,
+            // an account near a threshold waits for its read
+            staleWhileReadMs: streamed || near ? 0 : age + STALE_WHILE_READ_MS,
             priority,
             // streamed marks against the last known liquidation prices
             // beat no evaluation while the budget holds the read back

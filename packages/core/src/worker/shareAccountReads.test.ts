@@ -426,6 +426,47 @@ describe('shareAccountReads', () => {
     ).rejects.toBe(refused)
   })
 
+  test('behavior: within staleWhileReadMs a due read goes out and a snapshot answers when it is slow; past it, or after our order, the caller waits', async () => {
+    const s = setup()
+    await s.hl.positions(ALICE)
+    s.gate()
+    s.advance(25_000)
+    const opts = { maxAgeMs: 20_000, staleWhileReadMs: 30_000 }
+    // due (older than maxAgeMs), its read held up: served the snapshot
+    // after a moment, while the read is out
+    expect(await s.hl.positions(ALICE, opts)).toEqual([position('1')])
+    expect(await s.hl.positions(ALICE, opts)).toEqual([position('1')])
+    expect(s.calls.positions).toHaveLength(2)
+    s.open()
+    await new Promise((r) => setTimeout(r, 20))
+    expect(await s.hl.positions(ALICE, opts)).toEqual([position('2')])
+    // not due: the snapshot, no read
+    expect(s.calls.positions).toHaveLength(2)
+    // a read that answers at once is what the caller gets
+    s.advance(25_000)
+    expect(await s.hl.positions(ALICE, opts)).toEqual([position('3')])
+    // a read that fails in the background is not seen while the snapshot
+    // serves; past staleWhileReadMs the caller waits and sees it
+    const a = s.adapter as {
+      -readonly [K in keyof VenueAdapter]: VenueAdapter[K]
+    }
+    a.positions = async () => {
+      throw new VenueUnavailableError('down')
+    }
+    s.advance(25_000)
+    expect(await s.hl.positions(ALICE, opts)).toEqual([position('3')])
+    s.advance(5_001)
+    await expect(s.hl.positions(ALICE, opts)).rejects.toThrow('down')
+    // after our own order the snapshot is dropped: the caller waits
+    a.positions = async () => [position('fresh')]
+    await s.hl.positions(ALICE)
+    await s.hl.place(ALICE, {} as never)
+    a.positions = async () => {
+      throw new VenueUnavailableError('down again')
+    }
+    await expect(s.hl.positions(ALICE, opts)).rejects.toThrow('down again')
+  })
+
   /** A budget that refuses every positions() read from now on. */
   function refuseReads(s: ReturnType<typeof setup>) {
     const a = s.adapter as {

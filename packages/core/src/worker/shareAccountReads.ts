@@ -61,6 +61,30 @@ interface OwnOrder {
   applied: string
 }
 
+/** How long a caller that may be served a stale snapshot waits for a read. */
+const STALE_PATIENCE_MS = 250
+
+/** The read's answer if it comes within STALE_PATIENCE_MS, else `stale`. */
+function servedOrRead<T>(
+  read: Promise<{ readonly value: T }>,
+  stale: T,
+): Promise<T> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(stale), STALE_PATIENCE_MS)
+    timer.unref?.()
+    read.then(
+      (snap) => {
+        clearTimeout(timer)
+        resolve(snap.value)
+      },
+      () => {
+        clearTimeout(timer)
+        resolve(stale)
+      },
+    )
+  })
+}
+
 function shareOne(adapter: VenueAdapter, clock: Clock): VenueAdapter {
   const reads = createSharedRead<
     string,
@@ -150,15 +174,27 @@ function shareOne(adapter: VenueAdapter, clock: Clock): VenueAdapter {
     async positions(cred, options) {
       const key = accountKey(cred)
       const fresh = amended.has(key)
+      const ctx = { cred, priority: options?.priority }
+      const last = reads.peek(key)
+      if (
+        !fresh &&
+        last !== undefined &&
+        clock.now() - last.at <= (options?.staleWhileReadMs ?? 0)
+      ) {
+        // the read it is due for (if any) goes out and answers if it comes
+        // at once; else the snapshot does. A failure shows once the
+        // snapshot is too old to serve and a caller waits for a read
+        return servedOrRead(
+          reads.get(key, options?.maxAgeMs ?? 0, ctx),
+          last.value,
+        )
+      }
       try {
         const snap = await reads.get(
           key,
           // -1: read even within the millisecond of the last read
           fresh ? -1 : (options?.maxAgeMs ?? 0),
-          {
-            cred,
-            priority: options?.priority,
-          },
+          ctx,
         )
         // a read sent after the last fill shows it
         if (fresh && reads.peek(key) === snap) amended.delete(key)

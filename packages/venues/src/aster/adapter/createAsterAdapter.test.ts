@@ -374,7 +374,7 @@ describe('Aster adapter: builder fee, funding, tick grid', () => {
     )
   })
 
-  test('behavior: one income read from a cursor serves every market of the account', async () => {
+  test('behavior: one income read an hour serves every market and cursor of the account', async () => {
     const { cred } = await bindAsterWallet(fake.url, exchange, { clock })
     const incomeReads: string[] = []
     const adapter = createAsterAdapter({
@@ -418,6 +418,18 @@ describe('Aster adapter: builder fee, funding, tick grid', () => {
         engine.map((p) => [market, p.time, p.amountUsd]),
       )
     }
+    // cursors in one hour (its start, just after its payment) share one
+    // read from the hour, and each keeps the payments at or after it
+    const first = Date.parse(eth[0]?.time as string)
+    const hour = new Date(first - (first % 3_600_000)).toISOString()
+    const [all, rest] = await Promise.all([
+      adapter.funding(cred, 'ETHUSDT', hour),
+      adapter.funding(cred, 'ETHUSDT', new Date(first + 1).toISOString()),
+    ])
+    expect(all.length).toBe(eth.length)
+    expect(rest.length).toBe(eth.length - 1)
+    expect(incomeReads).toHaveLength(2)
+    expect(incomeReads[1]).toContain(`startTime=${Date.parse(hour)}`)
   })
 
   test('error: an off-tick price is refused by the venue (-4014), nothing placed', async () => {

@@ -22,6 +22,7 @@ import {
 } from '@dn/core'
 import { getAddress, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import { fundingReadKey } from '../../wire/fundingReadKey.js'
 import {
   freshFromStream,
   type MarketStream,
@@ -639,7 +640,7 @@ export function createAsterAdapter(options: AsterAdapterOptions): AsterAdapter {
       if (!Number.isFinite(startTime)) {
         throw new RangeError(`since must be an ISO time: ${since}`)
       }
-      const key = `${cred.owner.toLowerCase()}|${startTime}`
+      const { key } = fundingReadKey(cred.owner, startTime)
       const rows = (
         await incomeRows.get(key, INCOME_SHARED_MS, {
           cred,
@@ -648,7 +649,7 @@ export function createAsterAdapter(options: AsterAdapterOptions): AsterAdapter {
       ).value
       // income rows carry neither the rate nor the position size
       return rows
-        .filter((r) => r.symbol === market)
+        .filter((r) => r.symbol === market && r.time >= startTime)
         .map((r) => ({
           market,
           time: new Date(r.time).toISOString(),

@@ -637,7 +637,7 @@ describe('positions and funding', () => {
     ])
   })
 
-  test('one userFunding read from a cursor serves every market of the user', async () => {
+  test('behavior: one userFunding read an hour serves every market and cursor of the user', async () => {
     const row = (coin: string, time: number) => ({
       time,
       hash: '0x0000000000000000000000000000000000000000000000000000000000000000',
@@ -665,9 +665,18 @@ describe('positions and funding', () => {
     // a second market a moment later is served by the same read
     expect((await a.funding(cred, 'ETH', since)).length).toBe(1)
     expect(infoCalls.filter((c) => c.type === 'userFunding')).toHaveLength(1)
-    // another cursor is another read
-    await a.funding(cred, 'ETH', '2023-11-14T23:00:00.000Z')
-    expect(infoCalls.filter((c) => c.type === 'userFunding')).toHaveLength(2)
+    // a cursor later in the same hour (a task booked up to a payment, or
+    // created then) joins the hour's read and keeps only its own rows
+    const after = new Date(1_700_000_000_001).toISOString()
+    expect(await a.funding(cred, 'ETH', after)).toEqual([])
+    const before = new Date(1_700_000_000_000).toISOString()
+    expect((await a.funding(cred, 'ETH', before)).length).toBe(1)
+    expect(infoCalls.filter((c) => c.type === 'userFunding')).toHaveLength(1)
+    // a cursor in another hour is another read, from that hour
+    await a.funding(cred, 'ETH', '2023-11-14T23:20:00.000Z')
+    const reads = infoCalls.filter((c) => c.type === 'userFunding')
+    expect(reads).toHaveLength(2)
+    expect(reads[1]?.startTime).toBe(Date.parse('2023-11-14T23:00:00.000Z'))
     // and so is the same cursor once the shared read is old
     now += 5_001
     await a.funding(cred, 'BTC', since)

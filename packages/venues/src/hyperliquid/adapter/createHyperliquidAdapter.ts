@@ -24,6 +24,7 @@ import {
 } from '@dn/core'
 import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import { fundingReadKey } from '../../wire/fundingReadKey.js'
 import { decField, isObj, unexpectedAnswer } from '../../wire/jsonFields.js'
 import {
   freshFromStream,
@@ -435,12 +436,12 @@ export function createHyperliquidAdapter(
       if (!Number.isFinite(startTime)) {
         throw new RangeError(`since must be an ISO time: ${since}`)
       }
-      const key = `${owner(cred).toLowerCase()}|${startTime}`
+      const { key } = fundingReadKey(owner(cred), startTime)
       const rows = (
         await fundingRows.get(key, FUNDING_SHARED_MS, read?.priority)
       ).value
       return rows
-        .filter((p) => p.coin === market)
+        .filter((p) => p.coin === market && p.time >= startTime)
         .map((p) => ({
           market,
           time: new Date(p.time).toISOString(),
