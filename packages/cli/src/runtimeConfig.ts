@@ -62,3 +62,39 @@ export function bindingConfigFromEnv(env: NodeJS.ProcessEnv): BindingConfig {
     lighterTestnet: envFlag(env.DN_LIGHTER_TESTNET, false),
   }
 }
+
+/** A positive whole number from the environment; a bad value stops the start. */
+function positiveIntFromEnv(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  meaning: string,
+): number | undefined {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return undefined
+  const n = Number(raw)
+  if (!Number.isSafeInteger(n) || n < 1) {
+    throw new RangeError(
+      `${name} must be a whole number above 0 (${meaning}), not ${JSON.stringify(raw)}`,
+    )
+  }
+  return n
+}
+
+/** The HTTP server's connection caps (`DN_HTTP_MAX_CONNECTIONS`, `…_PER_CLIENT`). */
+export function httpLimitsFromEnv(env: NodeJS.ProcessEnv): {
+  readonly maxConnections: number | undefined
+  readonly maxConnectionsPerClient: number | undefined
+} {
+  return {
+    maxConnections: positiveIntFromEnv(
+      env,
+      'DN_HTTP_MAX_CONNECTIONS',
+      'open connections the server keeps',
+    ),
+    maxConnectionsPerClient: positiveIntFromEnv(
+      env,
+      'DN_HTTP_MAX_CONNECTIONS_PER_CLIENT',
+      'open connections one client address keeps',
+    ),
+  }
+}

@@ -2,6 +2,11 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createRequestListener } from './createRequestListener.js'
 import { answerClientErrors } from './http/clientErrors.js'
+import {
+  DEFAULT_MAX_PER_CLIENT,
+  defaultMaxConnections,
+  limitConnections,
+} from './http/connectionLimits.js'
 import type { ServerDeps } from './serverDeps.js'
 
 export interface StartHttpServerOptions {
@@ -11,6 +16,13 @@ export interface StartHttpServerOptions {
   readonly port?: number
   /** @default HTTP_IDLE_TIMEOUT_MS */
   readonly idleTimeoutMs?: number
+  /**
+   * open connections kept, all clients together; over it the oldest idle
+   * one is closed @default half the open-file limit, at most 8,192
+   */
+  readonly maxConnections?: number | undefined
+  /** open connections kept per client address @default 1,024 */
+  readonly maxConnectionsPerClient?: number | undefined
 }
 
 export interface RunningServer {
@@ -42,6 +54,14 @@ export async function startHttpServer(
   server.headersTimeout = HTTP_HEADERS_TIMEOUT_MS
   server.requestTimeout = HTTP_REQUEST_TIMEOUT_MS
   answerClientErrors(server, deps.logger)
+  limitConnections(
+    server,
+    {
+      maxConnections: options.maxConnections ?? defaultMaxConnections(),
+      maxPerClient: options.maxConnectionsPerClient ?? DEFAULT_MAX_PER_CLIENT,
+    },
+    deps.logger,
+  )
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port ?? 8080, host, () => {

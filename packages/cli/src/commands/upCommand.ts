@@ -20,6 +20,7 @@ import {
   bindingConfigFromEnv,
   type CommonFlags,
   envFlag,
+  httpLimitsFromEnv,
   onShutdown,
   openRuntime,
 } from '../runtimeConfig.js'
@@ -82,6 +83,7 @@ export async function runUp(
   const server = await startHttpServer(deps, {
     host: flags.host,
     port: Number(flags.port),
+    ...httpLimitsFromEnv(env),
   })
   const parts = [
     `api ${server.url}`,
