@@ -27,6 +27,7 @@ describe('dn bind as a new user would', () => {
   let cli: string
   let dir: string
   let up: ChildProcess | undefined
+  let upErr = ''
   let api: string
   let sim: string
   const transcript: string[] = []
@@ -60,9 +61,12 @@ describe('dn bind as a new user would', () => {
       ],
       {
         env: { ...process.env, DN_MASTER_KEY: '' },
-        stdio: 'ignore',
+        stdio: ['ignore', 'ignore', 'pipe'],
       },
     )
+    up.stderr?.on('data', (d: Buffer) => {
+      upErr += d.toString()
+    })
     for (let i = 0; i < 100; i++) {
       const ok = await fetch(`${api}/health`).then(
         (r) => r.ok,
@@ -164,4 +168,21 @@ describe('dn bind as a new user would', () => {
     }
     expect(status).toBe('running')
   }, 120_000)
+
+  test('SIGINT: dn up stops its API and worker, says what it left, exits 0', async () => {
+    const child = up as ChildProcess
+    const exit = new Promise<number | null>((r) =>
+      child.once('exit', (code) => r(code)),
+    )
+    child.kill('SIGINT')
+    expect(await exit).toBe(0)
+    expect(upErr).toMatch(
+      /dn: stopped on SIGINT in [\d.]+ s: every request answered; no work in flight/,
+    )
+    const refused = await fetch(`${api}/health`).then(
+      () => false,
+      () => true,
+    )
+    expect(refused).toBe(true)
+  }, 30_000)
 })

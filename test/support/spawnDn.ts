@@ -20,8 +20,8 @@ export interface SpawnedDn {
 
 /**
  * A `dn` command (the bundled CLI) on the test service's database, with no
- * simulator unless `extraArgs` names one; `env` adds variables (venue URLs,
- * flags).
+ * simulator unless `command` names one (`--sim-url`); `env` adds variables
+ * (venue URLs, flags).
  */
 export function spawnDn(
   cli: string,
@@ -37,7 +37,14 @@ export function spawnDn(
       : `sqlite:${svc.dbFile}`
   const child = spawn(
     process.execPath,
-    [cli, ...command, '--db', db, '--sim-url', NO_SIM],
+    [
+      cli,
+      ...command,
+      '--db',
+      db,
+      // the command may name a simulator of its own
+      ...(command.includes('--sim-url') ? [] : ['--sim-url', NO_SIM]),
+    ],
     {
       env: {
         ...process.env,
@@ -61,7 +68,7 @@ export function spawnDn(
     err: () => err,
     async apiUrl() {
       for (let i = 0; i < 100; i++) {
-        const api = /api (http:\/\/\S+?),/.exec(err)?.[1]
+        const api = /api (http:\/\/[^\s,]+)/.exec(err)?.[1]
         if (api) return api
         if (child.exitCode !== null) break
         await new Promise((r) => setTimeout(r, 100))

@@ -34,22 +34,35 @@ export async function openRuntime(
   return { dataDir, masterKey: master.key, store }
 }
 
-/** Runs `stop` once on SIGINT/SIGTERM, then exits. */
-export function onShutdown(stop: () => Promise<void>): void {
+/**
+ * Runs `stop` once on SIGINT/SIGTERM, writes one line with what it left
+ * (its answer) and exits 0; a second signal exits at once.
+ */
+export function onShutdown(stop: () => Promise<string>): void {
   let stopping = false
-  const handler = () => {
-    if (stopping) return
+  const handler = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      process.stderr.write(`dn: ${signal} again; exiting without waiting\n`)
+      process.exit(1)
+    }
     stopping = true
-    stop()
-      .catch((err: unknown) => {
+    const started = Date.now()
+    stop().then(
+      (left) => {
+        const took = ((Date.now() - started) / 1000).toFixed(1)
+        process.stderr.write(`dn: stopped on ${signal} in ${took} s: ${left}\n`)
+        process.exit(0)
+      },
+      (err: unknown) => {
         process.stderr.write(
           `dn: shutdown error: ${err instanceof Error ? err.message : String(err)}\n`,
         )
-      })
-      .finally(() => process.exit(0))
+        process.exit(1)
+      },
+    )
   }
-  process.once('SIGINT', handler)
-  process.once('SIGTERM', handler)
+  process.on('SIGINT', handler)
+  process.on('SIGTERM', handler)
 }
 
 /** Fee approval and Lighter signer chain, from the environment. */

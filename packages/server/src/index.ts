@@ -10,6 +10,7 @@ export type { Route } from './router.js'
 export type { ServerDeps } from './serverDeps.js'
 export {
   type RunningServer,
+  type ServerCloseReport,
   type StartHttpServerOptions,
   startHttpServer,
 } from './startHttpServer.js'

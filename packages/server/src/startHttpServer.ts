@@ -29,8 +29,21 @@ export interface RunningServer {
   readonly server: Server
   readonly url: string
   readonly port: number
-  close(): Promise<void>
+  /**
+   * Accepts no more connections, closes the idle ones, lets requests in
+   * flight be answered within `deadlineMs` (their connections closed as
+   * they finish), then cuts what is left.
+   */
+  close(deadlineMs?: number): Promise<ServerCloseReport>
 }
+
+export interface ServerCloseReport {
+  /** requests still unanswered at the deadline, cut */
+  readonly cut: number
+}
+
+/** How long a closing server waits for the requests in flight. */
+export const HTTP_CLOSE_DEADLINE_MS = 10_000
 
 /** A connection silent this long is closed. */
 export const HTTP_IDLE_TIMEOUT_MS = 60_000
@@ -54,7 +67,7 @@ export async function startHttpServer(
   server.headersTimeout = HTTP_HEADERS_TIMEOUT_MS
   server.requestTimeout = HTTP_REQUEST_TIMEOUT_MS
   answerClientErrors(server, deps.logger)
-  limitConnections(
+  const connections = limitConnections(
     server,
     {
       maxConnections: options.maxConnections ?? defaultMaxConnections(),
@@ -74,12 +87,30 @@ export async function startHttpServer(
     server,
     port,
     url: `http://${host}:${port}`,
-    close: async () => {
-      await new Promise<void>((resolve, reject) => {
+    close: async (deadlineMs = HTTP_CLOSE_DEADLINE_MS) => {
+      const closed = new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()))
-        server.closeAllConnections()
       })
+      // a kept-alive connection goes idle once its answer is sent
+      server.closeIdleConnections()
+      const idle = setInterval(() => server.closeIdleConnections(), 25)
+      let timer: ReturnType<typeof setTimeout> | undefined
+      const inTime = await Promise.race([
+        closed.then(() => true),
+        new Promise<false>((resolve) => {
+          timer = setTimeout(() => resolve(false), deadlineMs)
+        }),
+      ])
+      clearInterval(idle)
+      clearTimeout(timer)
+      let cut = 0
+      if (!inTime) {
+        cut = connections.inFlight()
+        server.closeAllConnections()
+        await closed
+      }
       await deps.requestLogs.flush()
+      return { cut }
     },
   }
 }

@@ -2,6 +2,7 @@ import {
   createAdapterOrderLookup,
   createAesGcmSecrets,
   startWorker,
+  type WorkerStopReport,
 } from '@dn/core'
 import { startHttpServer } from '@dn/server'
 import { createSimVenues, startFaucetServer } from '@dn/venues'
@@ -24,6 +25,7 @@ import {
   onShutdown,
   openRuntime,
 } from '../runtimeConfig.js'
+import { describeShutdown } from '../shutdownReport.js'
 
 interface UpFlags extends CommonFlags {
   port: string
@@ -91,7 +93,7 @@ export async function runUp(
       ([venue, url]) => `${venue} protocol ${url}`,
     ),
   ]
-  let stopWorker = async () => {}
+  let stopWorker = async (): Promise<WorkerStopReport | undefined> => undefined
   let stopFaucet = async () => {}
   if (mode === 'up') {
     const faucet = await startFaucetServer({
@@ -119,11 +121,13 @@ export async function runUp(
     `dn: ${parts.join(', ')} (store: ${store.dialect}, env: ${deps.env})\n`,
   )
   onShutdown(async () => {
-    await server.close()
-    await stopWorker()
+    // no new request, then no new claim: what the API accepted is queued
+    const http = await server.close()
+    const worker = await stopWorker()
     await stopFaucet()
     await venues.close()
     await store.close()
+    return describeShutdown({ http, worker })
   })
 }
 

@@ -9,6 +9,7 @@ import {
 import { composeRemoteVenues } from '../composeRemoteVenues.js'
 import { composeWorkerDeps } from '../composeWorkerDeps.js'
 import { type CommonFlags, onShutdown, openRuntime } from '../runtimeConfig.js'
+import { describeShutdown } from '../shutdownReport.js'
 
 /**
  * `dn worker`: one worker process; run several against PostgreSQL.
@@ -58,8 +59,9 @@ export function registerWorkerCommands(program: Command): void {
         `dn: worker ${deps.workerId} running (store: ${store.dialect})\n`,
       )
       onShutdown(async () => {
-        await running.stop()
+        const worker = await running.stop()
         await store.close()
+        return describeShutdown({ worker })
       })
       const end = await running.done
       if (end === 'fenced') {

@@ -23,6 +23,7 @@ export async function runWorkerRound(
   deps: WorkerDeps,
   batch = 16,
   sweep = true,
+  track?: RoundTracker,
 ): Promise<number> {
   const now = msToIso(deps.clock.now())
   const claim = {
@@ -39,12 +40,54 @@ export async function runWorkerRound(
       statuses: ACTIVE_BATCH_STATUSES,
     }),
   ])
-  const work = [
-    ...orders.map((o) => () => processPerpOrder(deps, o)),
-    ...tasks.map((t) => () => processTask(deps, t)),
-    ...batches.map((b) => () => processBindingBatch(deps, b)),
+  // each item with how to give its lease back (at the fence it was
+  // claimed with: a no-op once another claim has taken the row)
+  const unlease = () => ({
+    leaseOwner: null,
+    leaseExpiresAt: null,
+    updatedAt: msToIso(deps.clock.now()),
+  })
+  const work: WorkItem[] = [
+    ...orders.map((o) => ({
+      key: `order:${o.id}`,
+      run: () => processPerpOrder(deps, o),
+      release: () =>
+        deps.store.orders.update(o.id, unlease(), { fence: o.fence }),
+    })),
+    ...tasks.map((t) => ({
+      key: `task:${t.id}`,
+      run: () => processTask(deps, t),
+      release: () =>
+        deps.store.tasks.update(t.id, unlease(), { fence: t.fence }),
+    })),
+    ...batches.map((b) => ({
+      key: `binding:${b.id}`,
+      run: () => processBindingBatch(deps, b),
+      release: () =>
+        deps.store.bindingBatches.update(b.id, unlease(), {
+          fence: b.fence,
+        }),
+    })),
   ]
-  const results = await Promise.allSettled(work.map((w) => w()))
+  const results = await Promise.allSettled(
+    work.map(async (w) => {
+      track?.inFlight.add(w.key)
+      track?.failed.delete(w.key)
+      try {
+        return await w.run()
+      } catch (err) {
+        // its lease is kept until expiry (the retry's backoff); a
+        // stopping worker gives it back
+        track?.failed.set(w.key, {
+          until: Date.parse(now) + deps.leaseMs,
+          release: w.release,
+        })
+        throw err
+      } finally {
+        track?.inFlight.delete(w.key)
+      }
+    }),
+  )
   for (const r of results) {
     if (r.status === 'rejected' && !(r.reason instanceof FencedOutError)) {
       deps.logger.error(
@@ -61,6 +104,34 @@ export async function runWorkerRound(
   return work.length + (await runMonitorSweep(deps)).written
 }
 
+interface WorkItem {
+  readonly key: string
+  run(): Promise<unknown>
+  release(): Promise<unknown>
+}
+
+/** What a worker's rounds are doing, for a stop to report and tidy. */
+export interface RoundTracker {
+  /** items being advanced now, as `order:<id>`, `task:<id>`, `binding:<id>` */
+  readonly inFlight: Set<string>
+  /** items that failed and kept their lease (until when), with how to give it back */
+  readonly failed: Map<
+    string,
+    { readonly until: number; release(): Promise<unknown> }
+  >
+}
+
+/** What a stop left behind. */
+export interface WorkerStopReport {
+  /** items still being advanced when the deadline passed: their leases expire */
+  readonly left: readonly string[]
+  /** leases of failed items given back for another worker to take at once */
+  readonly released: number
+}
+
+/** How long a stop waits for the items in flight. */
+export const WORKER_STOP_DEADLINE_MS = 10_000
+
 export interface WorkerOptions {
   /** rows claimed per round and kind @default 16 */
   readonly batch?: number
@@ -73,8 +144,13 @@ export interface WorkerOptions {
 export interface RunningWorker {
   /** Runs a round now instead of after the idle wait. */
   wake(): void
-  /** Finishes the round in progress and stops; leases left are released. */
-  stop(): Promise<void>
+  /**
+   * Claims nothing more, lets the round in progress finish (its venue
+   * calls answered) within `deadlineMs`, then gives back the leases of
+   * items that failed. An item still in flight at the deadline keeps its
+   * lease (as after a crash) and is reported.
+   */
+  stop(deadlineMs?: number): Promise<WorkerStopReport>
   /** Settles when the worker stops (by stop() or by being fenced). */
   readonly done: Promise<'stopped' | 'fenced'>
 }
@@ -125,8 +201,16 @@ export function startWorker(
     return true
   }
 
+  const track: RoundTracker = { inFlight: new Set(), failed: new Map() }
   // the claim loop never waits for the sweep's reads: it runs on its own
-  const round = () => runWorkerRound(deps, batch, false)
+  const round = () => {
+    // a failed item's lease has expired: nothing of ours to give back
+    const now = deps.clock.now()
+    for (const [key, f] of track.failed) {
+      if (f.until <= now) track.failed.delete(key)
+    }
+    return runWorkerRound(deps, batch, false, track)
+  }
   let cutSweepPause: (() => void) | undefined
   const sweeping = (async () => {
     while (!stopping) {
@@ -184,11 +268,33 @@ export function startWorker(
   return {
     wake,
     done,
-    async stop() {
+    async stop(deadlineMs = WORKER_STOP_DEADLINE_MS) {
       stopping = true
       wakeUp?.()
       cutSweepPause?.()
-      await done
+      let timer: ReturnType<typeof setTimeout> | undefined
+      await Promise.race([
+        done,
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, deadlineMs)
+        }),
+      ])
+      clearTimeout(timer)
+      let released = 0
+      for (const [key, failed] of track.failed) {
+        if (track.inFlight.has(key)) continue
+        try {
+          if (await failed.release()) released++
+        } catch (err) {
+          deps.logger.error('a lease could not be given back; it expires', {
+            workerId: deps.workerId,
+            item: key,
+            error: err instanceof Error ? err.message : String(err),
+          })
+        }
+      }
+      track.failed.clear()
+      return { left: [...track.inFlight], released }
     },
   }
 }

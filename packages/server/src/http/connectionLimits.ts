@@ -60,12 +60,18 @@ export function limitConnections(
   limits: ConnectionLimits,
   logger: Logger,
   now: () => number = Date.now,
-): { readonly open: () => number } {
+): {
+  /** connections open */
+  readonly open: () => number
+  /** requests read and not yet answered */
+  readonly inFlight: () => number
+} {
   const tracked = new Map<Socket, Tracked>()
   /** idle sockets, oldest idle first (Map keeps insertion order) */
   const idle = new Map<Socket, true>()
   const idleByClient = new Map<string, Map<Socket, true>>()
   const openByClient = new Map<string, number>()
+  let answering = 0
   let evicted = 0
   let refused = 0
   let loggedAt = Number.NEGATIVE_INFINITY
@@ -142,14 +148,16 @@ export function limitConnections(
     const t = tracked.get(socket)
     if (!t) return
     t.busy++
+    answering++
     setBusy(socket, t)
     res.once('close', () => {
       t.busy--
+      answering--
       // idle again, and now the newest idle
       if (t.busy === 0 && tracked.has(socket) && !socket.destroyed) {
         setIdle(socket, t)
       }
     })
   })
-  return { open: () => tracked.size }
+  return { open: () => tracked.size, inFlight: () => answering }
 }

@@ -1,0 +1,114 @@
+import { startWorker, type VenueAdapter } from '@dn/core'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { call, dialects, type TestOwner } from './support/testService.js'
+import { startWorkerBed, type WorkerBed } from './support/workerHarness.js'
+
+const ORDERS = '/v1/perp/orders'
+
+/**
+ * `RunningWorker.stop(deadline)`: an item still in flight at the deadline
+ * keeps its lease (as after a crash) and is reported; an item that failed
+ * gives its lease back, so the next worker takes it at once.
+ */
+describe.each(dialects())('stopping a worker (%s)', (dialect) => {
+  let bed: WorkerBed
+  let o: TestOwner
+  beforeAll(async () => {
+    bed = await startWorkerBed({ dialect })
+    o = await bed.owner()
+  })
+  afterAll(() => bed?.close())
+
+  /** a market order of about USD 35-100 on hl `market` (one per test: an owner's orders on a market go one at a time) */
+  async function place(market: string) {
+    const res = await call(bed.svc, 'POST', ORDERS, {
+      key: o.apiKey,
+      body: {
+        venue: 'hl',
+        market,
+        side: 'long',
+        orderType: 'market',
+        sizeBase: market === 'ETH' ? 0.01 : 0.001,
+      },
+    })
+    expect(res.status, res.text).toBe(202)
+    return res.body.orderId as string
+  }
+
+  /** The bed's worker with hl's place() replaced. */
+  function withPlace(place: VenueAdapter['place']) {
+    const hl = bed.worker.adapters.hl
+    return {
+      ...bed.worker,
+      adapters: { ...bed.worker.adapters, hl: { ...hl, place } },
+    }
+  }
+
+  async function leased(id: string) {
+    for (let i = 0; i < 200; i++) {
+      const row = await bed.svc.store.orders.get(id)
+      if (row?.leaseOwner) return row
+      await new Promise((r) => setTimeout(r, 10))
+    }
+    throw new Error(`order ${id} was never claimed`)
+  }
+
+  test('behavior: an item still in flight at the deadline is reported and keeps its lease', async () => {
+    let release: () => void = () => {}
+    const hanging = new Promise<void>((r) => {
+      release = r
+    })
+    const id = await place('BTC')
+    const running = startWorker(
+      withPlace(async () => {
+        await hanging
+        throw new Error('never answers in time')
+      }),
+    )
+    await leased(id)
+    // give the claim a moment to reach the venue call
+    await new Promise((r) => setTimeout(r, 50))
+    const report = await running.stop(200)
+    expect(report.left).toEqual([`order:${id}`])
+    expect(report.released).toBe(0)
+    const row = await bed.svc.store.orders.get(id)
+    expect(row?.leaseOwner).toBe(bed.worker.workerId)
+    expect(row?.status).toBe('submitting')
+    release()
+    await running.done
+  })
+
+  test('behavior: an item that failed gives its lease back at the stop', async () => {
+    const id = await place('ETH')
+    // the step's first write fails (a store hiccup): the round logs it and
+    // the item keeps its lease until expiry, its retry's backoff
+    let failures = 0
+    const orders = bed.worker.store.orders
+    const store = {
+      ...bed.worker.store,
+      orders: {
+        ...orders,
+        update: ((oid, patch, guard) => {
+          if (oid === id && failures === 0 && patch.leaseOwner !== null) {
+            failures++
+            return Promise.reject(new Error('database hiccup'))
+          }
+          return orders.update(oid, patch, guard)
+        }) as typeof orders.update,
+      },
+    }
+    const running = startWorker({ ...bed.worker, store })
+    for (let i = 0; i < 200 && failures === 0; i++) {
+      await new Promise((r) => setTimeout(r, 10))
+    }
+    await new Promise((r) => setTimeout(r, 50))
+    expect(failures).toBe(1)
+    expect((await orders.get(id))?.leaseOwner).toBe(bed.worker.workerId)
+    const report = await running.stop()
+    expect(report.left).toEqual([])
+    expect(report.released).toBe(1)
+    const row = await orders.get(id)
+    expect(row?.leaseOwner).toBeNull()
+    expect(row?.status).toBe('pending')
+  })
+})
