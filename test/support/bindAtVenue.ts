@@ -56,6 +56,7 @@ export async function bindAtVenue(o: {
       prepared.secret,
       credentialAad(owner, o.target.venue),
     ),
+    unusableCode: null,
     createdAt: now,
     updatedAt: now,
   })

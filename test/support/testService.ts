@@ -169,6 +169,7 @@ export async function bindVenues(
         accountIndex[venue] ?? (venue.startsWith('lighter') ? '1' : null),
       credentialRef: null,
       credentialCiphertext: null,
+      unusableCode: null,
       createdAt: now,
       updatedAt: now,
     })

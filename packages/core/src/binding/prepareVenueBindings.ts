@@ -6,6 +6,7 @@ import type {
   VenueTarget,
 } from '../domain/bindingBatch.js'
 import type { VenueId } from '../domain/venue.js'
+import type { VenueBindingRecord } from '../domain/venueBinding.js'
 import { AppError } from '../errors/appError.js'
 import { VenueUnavailableError } from '../errors/venue.js'
 import type { Clock } from '../ports/clock.js'
@@ -14,6 +15,7 @@ import type { Store } from '../ports/store.js'
 import type { BindingConfig, VenueBinder } from '../ports/venueBinder.js'
 import { canonicalJson } from '../util/canonicalJson.js'
 import { msToIso } from '../util/time.js'
+import { credentialAad } from '../worker/resolveCredential.js'
 import {
   bindingBatchView,
   type VenueBindingBatchView,
@@ -199,8 +201,13 @@ async function planVenues(
   for (const target of targets) {
     const binder = deps.binders[target.venue]
     const existing = await deps.store.bindings.get(owner, target.venue)
+    // a stored credential that no longer decrypts is as good as none (the
+    // worker marks it unusable when it first fails to read it)
+    const broken =
+      existing?.status === 'unusable' ||
+      (existing !== undefined && !credentialReads(deps.secrets, existing))
     let usable = false
-    if (existing?.status === 'bound' && existing.credentialRef) {
+    if (!broken && existing?.status === 'bound' && existing.credentialRef) {
       usable = await binder
         .isUsable(owner, existing.credentialRef)
         .catch((cause: unknown) => {
@@ -224,9 +231,14 @@ async function planVenues(
       )
     }
     if (existing && target.rebind) {
+      // orders on a broken binding's venue can move again only once it is
+      // rebound: they must not block the rebind that repairs them
       const active =
         (await deps.store.tasks.countActiveByOwner(owner)) +
-        (await deps.store.orders.countActiveByOwner(owner))
+        (await deps.store.orders.countActiveByOwner(
+          owner,
+          broken ? target.venue : undefined,
+        ))
       if (active > 0) {
         throw new BindingRouteError(
           409,
@@ -266,4 +278,21 @@ async function planVenues(
     plan.push({ target, alreadyBound: false })
   }
   return plan
+}
+
+/** True unless the binding holds a credential that does not decrypt. */
+function credentialReads(
+  secrets: Secrets,
+  binding: VenueBindingRecord,
+): boolean {
+  if (binding.credentialCiphertext === null) return true
+  try {
+    secrets.decrypt(
+      binding.credentialCiphertext,
+      credentialAad(binding.owner, binding.venue),
+    )
+    return true
+  } catch {
+    return false
+  }
 }

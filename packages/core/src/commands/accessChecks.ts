@@ -1,6 +1,7 @@
 import type { ApiKeyRecord } from '../domain/apiKey.js'
 import type { VenueId } from '../domain/venue.js'
 import { ConflictError, ForbiddenError } from '../errors/domain.js'
+import { CredentialUnreadableError } from '../errors/worker.js'
 import type { Repos } from '../ports/store.js'
 
 /** 403 unless the key grants every venue named. */
@@ -32,13 +33,25 @@ export async function requireBoundVenues(
   for (const venue of new Set(venues)) {
     const binding = await repos.bindings.get(owner, venue)
     if (binding?.status !== 'bound') {
-      issues.push({
-        venue,
-        code: binding ? 'binding_unusable' : 'venue_not_bound',
-        message: binding
-          ? `the ${venue} binding is not usable; rebind it with rebind: true`
-          : `${venue} is not bound for this wallet; bind it with POST /v1/venue-bindings/prepare`,
-      })
+      issues.push(
+        !binding
+          ? {
+              venue,
+              code: 'venue_not_bound',
+              message: `${venue} is not bound for this wallet; bind it with POST /v1/venue-bindings/prepare`,
+            }
+          : binding.unusableCode === CredentialUnreadableError.code
+            ? {
+                venue,
+                code: CredentialUnreadableError.code,
+                message: new CredentialUnreadableError(venue).message,
+              }
+            : {
+                venue,
+                code: 'binding_unusable',
+                message: `the ${venue} binding is not usable; rebind it with rebind: true`,
+              },
+      )
     }
   }
   if (issues.length > 0) {

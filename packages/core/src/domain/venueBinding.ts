@@ -14,6 +14,11 @@ export interface VenueBindingRecord {
   readonly credentialRef: string | null
   /** AES-256-GCM envelope of the venue credential; never plain text */
   readonly credentialCiphertext: string | null
+  /**
+   * why an `unusable` binding cannot be used, as a stable error code
+   * (`credential_unreadable`); null for a bound or revoked one
+   */
+  readonly unusableCode: string | null
   readonly createdAt: string
   readonly updatedAt: string
 }

@@ -1,4 +1,5 @@
-import { AppError } from './appError.js'
+import type { VenueId } from '../domain/venue.js'
+import { AppError, type AppErrorOptions } from './appError.js'
 
 /**
  * A write carrying our fencing token matched no row: another worker holds
@@ -18,7 +19,30 @@ export class FencedOutError extends AppError {
 /** The owner's binding for a venue is missing or unusable. */
 export class CredentialUnavailableError extends AppError {
   override name = 'CredentialUnavailableError'
-  constructor(message: string) {
-    super(409, 'venue_not_bound', message)
+  constructor(
+    message: string,
+    code = 'venue_not_bound',
+    options?: AppErrorOptions,
+  ) {
+    super(409, code, message, options)
+  }
+}
+
+/**
+ * The stored credential of a binding does not decrypt (the row was altered,
+ * or it was encrypted under another master key). Nothing can be sent with
+ * it until the venue is bound again, which replaces it.
+ */
+export class CredentialUnreadableError extends CredentialUnavailableError {
+  static readonly code = 'credential_unreadable'
+  override name = 'CredentialUnreadableError'
+  readonly venue: VenueId
+  constructor(venue: VenueId, options?: AppErrorOptions) {
+    super(
+      `the stored ${venue} credential could not be read; rebind ${venue} (POST /v1/venue-bindings/prepare with rebind: true)`,
+      CredentialUnreadableError.code,
+      options,
+    )
+    this.venue = venue
   }
 }

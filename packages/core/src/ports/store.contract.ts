@@ -407,6 +407,7 @@ function bindingTests(store: GetStore) {
       accountIndex: '12345678901234567890',
       credentialRef: '7',
       credentialCiphertext: 'v1.abc.def',
+      unusableCode: null,
       createdAt: at,
       updatedAt: at,
       ...over,
@@ -423,6 +424,7 @@ function bindingTests(store: GetStore) {
       credentialRef: null,
       credentialCiphertext: null,
       status: 'unusable',
+      unusableCode: 'credential_unreadable',
     })
     await store().bindings.upsert(a)
     await store().bindings.upsert(b)
@@ -449,6 +451,67 @@ function bindingTests(store: GetStore) {
     expect(rows).toEqual([
       { ...later, id: first.id, createdAt: first.createdAt },
     ])
+  })
+
+  test('bindings: markUnusable marks a bound row with that ciphertext, once', async () => {
+    const b = binding()
+    await store().bindings.upsert(b)
+    const mark = {
+      owner: b.owner,
+      venue: b.venue,
+      credentialCiphertext: 'v1.abc.def',
+      code: 'credential_unreadable',
+      updatedAt: iso(baseMs() + 1_000),
+    }
+    // another ciphertext (rebound since it was read) or venue: untouched
+    expect(
+      await store().bindings.markUnusable({
+        ...mark,
+        credentialCiphertext: 'v1.other',
+      }),
+    ).toBe(false)
+    expect(await store().bindings.markUnusable({ ...mark, venue: 'hl' })).toBe(
+      false,
+    )
+    expect(await store().bindings.get(b.owner, b.venue)).toEqual(b)
+    // concurrent callers: exactly one changes it
+    const results = await Promise.all([
+      store().bindings.markUnusable(mark),
+      store().bindings.markUnusable(mark),
+    ])
+    expect(results.filter(Boolean)).toHaveLength(1)
+    expect(await store().bindings.markUnusable(mark)).toBe(false)
+    expect(await store().bindings.get(b.owner, b.venue)).toEqual({
+      ...b,
+      status: 'unusable',
+      unusableCode: 'credential_unreadable',
+      updatedAt: mark.updatedAt,
+    })
+  })
+
+  test('bindings: an upsert (a rebind) repairs an unusable row', async () => {
+    const b = binding()
+    await store().bindings.upsert(b)
+    await store().bindings.markUnusable({
+      owner: b.owner,
+      venue: b.venue,
+      credentialCiphertext: 'v1.abc.def',
+      code: 'credential_unreadable',
+      updatedAt: iso(baseMs()),
+    })
+    const rebound = binding({
+      owner: b.owner,
+      venue: b.venue,
+      credentialCiphertext: 'v1.new',
+      credentialRef: '8',
+    })
+    await store().bindings.upsert(rebound)
+    expect(await store().bindings.get(b.owner, b.venue)).toEqual({
+      ...rebound,
+      id: b.id,
+      createdAt: b.createdAt,
+      unusableCode: null,
+    })
   })
 }
 
@@ -1004,6 +1067,19 @@ function activeCountTests(store: GetStore) {
       expect(await orders.countActiveByOwner(owner)).toBe(active ? 2 : 0)
     })
   }
+
+  test('orders: countActiveByOwner with exceptVenue skips that venue only', async () => {
+    const owner = newOwner()
+    const orders = store().orders
+    await orders.insert(order({ owner, venue: 'hl', status: 'open' }))
+    await orders.insert(order({ owner, venue: 'hl', status: 'pending' }))
+    await orders.insert(order({ owner, venue: 'aster', status: 'unknown' }))
+    await orders.insert(order({ owner, venue: 'aster', status: 'filled' }))
+    expect(await orders.countActiveByOwner(owner)).toBe(3)
+    expect(await orders.countActiveByOwner(owner, 'hl')).toBe(1)
+    expect(await orders.countActiveByOwner(owner, 'aster')).toBe(2)
+    expect(await orders.countActiveByOwner(owner, 'lighter')).toBe(3)
+  })
 
   test('orders: countActiveByOwner inside a transaction sees its writes', async () => {
     const owner = newOwner()

@@ -74,6 +74,22 @@ export interface VenueBindingRepo {
   upsert(binding: VenueBindingRecord): Promise<void>
   get(owner: string, venue: VenueId): Promise<VenueBindingRecord | undefined>
   listByOwner(owner: string): Promise<VenueBindingRecord[]>
+  /**
+   * Marks the binding `unusable` with `code`, only while it is still bound
+   * with `credentialCiphertext` (a rebind since then is left alone).
+   * @returns true for the one caller that changed it
+   */
+  markUnusable(mark: BindingUnusableMark): Promise<boolean>
+}
+
+export interface BindingUnusableMark {
+  readonly owner: string
+  readonly venue: VenueId
+  /** the ciphertext found unusable */
+  readonly credentialCiphertext: string
+  /** stable error code saying why (`credential_unreadable`) */
+  readonly code: string
+  readonly updatedAt: string
 }
 
 export interface TaskRepo {
@@ -138,9 +154,9 @@ export interface PerpOrderRepo {
   claim(request: ClaimRequest<PerpOrderStatus>): Promise<PerpOrderRecord[]>
   /**
    * Orders of `owner` in pending, submitting, open, partially_filled or
-   * unknown.
+   * unknown; with `exceptVenue`, those on other venues only.
    */
-  countActiveByOwner(owner: string): Promise<number>
+  countActiveByOwner(owner: string, exceptVenue?: VenueId): Promise<number>
 }
 
 /** Venue-binding batches: one signed prepare and its per-venue progress. */

@@ -36,6 +36,7 @@ export interface VenueBindingsTable {
   account_index: string | null
   credential_ref: string | null
   credential_ciphertext: string | null
+  unusable_code: string | null
   created_at: MicrosColumn
   updated_at: MicrosColumn
 }

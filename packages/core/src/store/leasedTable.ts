@@ -125,17 +125,26 @@ export function leasedTable<R, S extends string, T extends ClaimedTable>(
         .execute()
       return rows.map(read)
     },
-    /** Rows of `owner` whose status is one of `statuses`. */
+    /**
+     * Rows of `owner` whose status is one of `statuses`; with `exceptVenue`,
+     * only rows none of whose venue columns name it.
+     */
     async countByOwnerIn(
       owner: string,
       statuses: readonly S[],
+      exceptVenue?: string,
     ): Promise<number> {
-      const row = await db()
+      let query = db()
         .selectFrom(name)
         .select((eb) => eb.fn.countAll().as('count'))
         .where('owner', '=', owner)
         .where('status', 'in', statuses)
-        .executeTakeFirstOrThrow()
+      if (exceptVenue !== undefined) {
+        for (const column of venueColumns) {
+          query = query.where(column as 'long_venue', '!=', exceptVenue)
+        }
+      }
+      const row = await query.executeTakeFirstOrThrow()
       return Number(row.count)
     },
   }

@@ -42,6 +42,20 @@ export function migrations(
       down: (db: Kysely<unknown>) =>
         db.schema.dropTable('venue_budgets').ifExists().execute(),
     },
+    // why a binding is unusable (a credential that no longer decrypts),
+    // so every order and task on it can say so and how to repair it
+    '0006_binding_unusable_code': {
+      up: (db: Kysely<unknown>) =>
+        db.schema
+          .alterTable('venue_bindings')
+          .addColumn('unusable_code', 'text')
+          .execute(),
+      down: (db: Kysely<unknown>) =>
+        db.schema
+          .alterTable('venue_bindings')
+          .dropColumn('unusable_code')
+          .execute(),
+    },
   }
 }
 

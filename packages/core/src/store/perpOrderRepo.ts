@@ -73,7 +73,7 @@ export function perpOrderRepo(scope: RepoScope): PerpOrderRepo {
   return {
     ...t.shared,
     list: t.list,
-    countActiveByOwner: (owner) =>
-      t.countByOwnerIn(owner, ACTIVE_ORDER_STATUSES),
+    countActiveByOwner: (owner, exceptVenue) =>
+      t.countByOwnerIn(owner, ACTIVE_ORDER_STATUSES, exceptVenue),
   }
 }

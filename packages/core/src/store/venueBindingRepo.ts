@@ -8,6 +8,7 @@ import {
   fromRow,
   micros,
   nullable,
+  storedMicros,
   text,
   toRow,
 } from './rowMappers.js'
@@ -20,6 +21,7 @@ const venueBindingFields: FieldMap<VenueBindingRecord, VenueBindingsTable> = {
   accountIndex: nullable(text('account_index')),
   credentialRef: nullable(text('credential_ref')),
   credentialCiphertext: nullable(text('credential_ciphertext')),
+  unusableCode: nullable(text('unusable_code')),
   createdAt: micros('created_at'),
   updatedAt: micros('updated_at'),
 }
@@ -43,6 +45,7 @@ export function venueBindingRepo(scope: RepoScope): VenueBindingRepo {
             account_index: eb.ref('excluded.account_index'),
             credential_ref: eb.ref('excluded.credential_ref'),
             credential_ciphertext: eb.ref('excluded.credential_ciphertext'),
+            unusable_code: eb.ref('excluded.unusable_code'),
             updated_at: eb.ref('excluded.updated_at'),
           })),
         )
@@ -57,6 +60,22 @@ export function venueBindingRepo(scope: RepoScope): VenueBindingRepo {
         .where('venue', '=', venue)
         .executeTakeFirst()
       return row === undefined ? undefined : read(row)
+    },
+    async markUnusable(mark) {
+      const result = await scope
+        .db()
+        .updateTable('venue_bindings')
+        .set({
+          status: 'unusable',
+          unusable_code: mark.code,
+          updated_at: storedMicros(mark.updatedAt),
+        })
+        .where('owner', '=', mark.owner)
+        .where('venue', '=', mark.venue)
+        .where('status', '=', 'bound')
+        .where('credential_ciphertext', '=', mark.credentialCiphertext)
+        .executeTakeFirst()
+      return Number(result.numUpdatedRows) > 0
     },
     async listByOwner(owner) {
       const rows = await scope

@@ -5,6 +5,7 @@ import {
   UncertainSubmissionError,
   VenueUnavailableError,
 } from '../errors/venue.js'
+import { CredentialUnavailableError } from '../errors/worker.js'
 import type { RequestPriority } from '../limits/requestBudget.js'
 import type { MarketQuote } from '../ports/marketData.js'
 import type { TaskObservation } from '../ports/store.js'
@@ -101,6 +102,19 @@ export async function runMonitorSweep(deps: WorkerDeps): Promise<SweepResult> {
       const legs = await snapshots.legs(task)
       const at = msToIso(deps.clock.now())
       if (legs === null) continue
+      if (legs instanceof CredentialUnavailableError) {
+        // a venue the task cannot use: its claim ends it (abandonTask), so
+        // it is not evaluated, nor logged, every sweep
+        if (task.nextCheckAt !== null && Date.parse(task.nextCheckAt) > now) {
+          escalated++
+          entries.push({
+            id: task.id,
+            fence: task.fence,
+            patch: { nextCheckAt: at, updatedAt: at },
+          })
+        }
+        continue
+      }
       if (legs instanceof Error) {
         const error = retryNote(legs)
         if (task.error !== error) {
@@ -304,8 +318,9 @@ function snapshotReader(deps: WorkerDeps, ages: ReadonlyMap<VenueId, number>) {
       }
     },
     /**
-     * Both legs of a task; the venue error that kept one unread; or null
-     * when something else did (logged), and the task waits for its claim.
+     * Both legs of a task; the venue or credential error that kept one
+     * unread; or null when something else did (logged), and the task
+     * waits for its claim.
      */
     async legs(
       task: TaskRecord,
@@ -318,7 +333,8 @@ function snapshotReader(deps: WorkerDeps, ages: ReadonlyMap<VenueId, number>) {
       } catch (err) {
         if (
           err instanceof VenueUnavailableError ||
-          err instanceof UncertainSubmissionError
+          err instanceof UncertainSubmissionError ||
+          err instanceof CredentialUnavailableError
         ) {
           return err
         }
@@ -356,7 +372,10 @@ function sweepCredentials(
   if (!kept) {
     kept = createSharedRead(deps.clock, (key: string) => {
       const [owner, venue] = key.split('|') as [string, VenueId]
-      return resolveCredential(deps.store, deps.secrets, owner, venue)
+      return resolveCredential(deps.store, deps.secrets, owner, venue, {
+        logger: deps.logger,
+        now: deps.clock.now(),
+      })
     })
     credentialsByWorker.set(deps, kept)
   }

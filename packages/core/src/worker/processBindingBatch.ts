@@ -95,6 +95,8 @@ export async function processBindingBatch(
           secret,
           credentialAad(batch.owner, venue),
         ),
+        // a rebind repairs an unusable binding: the new credential reads
+        unusableCode: null,
         createdAt: at,
         updatedAt: at,
       })

@@ -6,7 +6,11 @@ import {
   VenueRejectedError,
   VenueUnavailableError,
 } from '../errors/venue.js'
-import { FencedOutError } from '../errors/worker.js'
+import {
+  CredentialUnavailableError,
+  CredentialUnreadableError,
+  FencedOutError,
+} from '../errors/worker.js'
 import type { PerpOrderPatch } from '../ports/store.js'
 import type {
   VenueAdapter,
@@ -15,7 +19,7 @@ import type {
 } from '../ports/venueAdapter.js'
 import { dec, decString, floorToStep } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
-import { resolveCredential } from './resolveCredential.js'
+import { credentialErrorText, resolveCredential } from './resolveCredential.js'
 import { NEVER_PLACED_AFTER_MS, SEND_WINDOW_MS } from './sendWindow.js'
 import type { WorkerDeps } from './workerDeps.js'
 
@@ -33,6 +37,12 @@ const POLL_MS = 1_000
 
 /** Retry delay after a venue outage before anything was sent. */
 const OUTAGE_RETRY_MS = 2_000
+
+/**
+ * How often an order at the venue is looked at while its credential is
+ * unreadable: only a rebind changes that, and the step costs no venue call.
+ */
+const CREDENTIAL_WAIT_MS = 60_000
 
 interface Step {
   readonly order: PerpOrderRecord
@@ -134,9 +144,16 @@ async function submit(step: Step): Promise<number | null> {
       deps.secrets,
       order.owner,
       order.venue,
+      { logger: deps.logger, now },
     )
   } catch (err) {
-    await step.save({ status: 'rejected', error: messageOf(err) })
+    await step.save({
+      status: 'rejected',
+      error:
+        err instanceof CredentialUnavailableError
+          ? credentialErrorText(err)
+          : messageOf(err),
+    })
     return null
   }
   let plan: { size: string; price: string }
@@ -254,10 +271,22 @@ async function reconcile(step: Step): Promise<number | null> {
       deps.secrets,
       order.owner,
       order.venue,
+      { logger: deps.logger, now },
     )
   } catch (err) {
-    await step.save({ error: messageOf(err) })
-    return now + 10 * POLL_MS
+    if (!(err instanceof CredentialUnreadableError)) {
+      await step.save({ error: messageOf(err) })
+      return now + 10 * POLL_MS
+    }
+    // the order is at the venue: it can be followed again only once the
+    // venue is rebound (which this order does not block), so look rarely
+    const error = credentialErrorText(err)
+    if (order.error !== error) await step.save({ error })
+    return now + CREDENTIAL_WAIT_MS
+  }
+  if (order.error?.startsWith(`${CredentialUnreadableError.code}: `)) {
+    // rebound: the note about the old credential no longer holds
+    await step.save({ error: null })
   }
   let seen: VenueOrder | null
   try {

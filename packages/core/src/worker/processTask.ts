@@ -10,20 +10,19 @@ import {
   UncertainSubmissionError,
   VenueUnavailableError,
 } from '../errors/venue.js'
-import { FencedOutError } from '../errors/worker.js'
+import { CredentialUnavailableError, FencedOutError } from '../errors/worker.js'
 import type { TaskPatch } from '../ports/store.js'
 import { msToIso } from '../util/time.js'
-import { resolveCredential } from './resolveCredential.js'
+import { abandonTask } from './abandonTask.js'
 import { retryNote } from './retryNote.js'
 import { SEND_WINDOW_MS } from './sendWindow.js'
 import {
   allDone,
   type LegIo,
+  legIo,
   lookUpLegs,
-  marketOf,
   sendingLegs,
   sendLegs,
-  venueOf,
 } from './taskLegOrders.js'
 import { withLegLocks } from './taskMarkets.js'
 import { completeOperation } from './taskOperations.js'
@@ -88,39 +87,24 @@ export async function processTask(
     },
     async io() {
       if (io) return io
-      const leg = async (l: Leg): Promise<LegIo> => ({
-        adapter: deps.adapters[venueOf(task, l)],
-        cred: await resolveCredential(
-          deps.store,
-          deps.secrets,
-          task.owner,
-          venueOf(task, l),
-        ),
-        market: marketOf(task, l),
-        pairedWithLighter: venueOf(
-          task,
-          l === 'long' ? 'short' : 'long',
-        ).startsWith('lighter'),
-      })
-      io = { long: await leg('long'), short: await leg('short') }
+      io = {
+        long: await legIo(deps, task, 'long', step.now),
+        short: await legIo(deps, task, 'short', step.now),
+      }
       return io
     },
   }
-  let next: number | null
-  try {
-    next = await advance(step)
-  } catch (err) {
-    if (err instanceof FencedOutError) throw err
-    if (
-      err instanceof VenueUnavailableError ||
-      err instanceof UncertainSubmissionError
-    ) {
-      await step.save({ error: retryNote(err) })
-      next = step.now + RETRY_MS
-    } else {
+  const next = await retryingOutages(step, async () => {
+    try {
+      return await advance(step)
+    } catch (err) {
+      // a venue the task cannot use any more: retrying cannot fix that
+      if (err instanceof CredentialUnavailableError) {
+        return abandonTask(step, err)
+      }
       throw err
     }
-  }
+  })
   const released = await step.save({
     leaseOwner: null,
     leaseExpiresAt: null,
@@ -133,6 +117,25 @@ export async function processTask(
     return step.save({ nextCheckAt: msToIso(step.now) })
   }
   return released
+}
+
+/** Runs `fn`; a venue that cannot be reached makes it a retry shortly. */
+async function retryingOutages(
+  step: TaskStep,
+  fn: () => Promise<number | null>,
+): Promise<number | null> {
+  try {
+    return await fn()
+  } catch (err) {
+    if (
+      err instanceof VenueUnavailableError ||
+      err instanceof UncertainSubmissionError
+    ) {
+      await step.save({ error: retryNote(err) })
+      return step.now + RETRY_MS
+    }
+    throw err
+  }
 }
 
 /** The API queued a close or a resize after the row was claimed. */
@@ -169,12 +172,15 @@ async function advance(step: TaskStep): Promise<number | null> {
  * Starts an operation: under the legs' account locks, persists it with its
  * leg orders (client ids included) before any is sent, then sends them.
  */
-export function startOperation(
+export async function startOperation(
   step: TaskStep,
   kind: TaskOperation['kind'],
   seq: number,
   legs: TaskOperation['legs'],
 ): Promise<number | null> {
+  // both credentials first: an unusable one must not leave an operation
+  // saved as maybe sent when nothing was
+  await step.io()
   // every leg is signed valid until `sendBy`, saved before it is sent
   const sendBy = msToIso(step.now + SEND_WINDOW_MS)
   const withDeadlines: Partial<Record<Leg, LegOrder>> = {}

@@ -16,7 +16,9 @@ import type {
 } from '../ports/venueAdapter.js'
 import { dec, decString } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
+import { resolveCredential } from './resolveCredential.js'
 import { NEVER_PLACED_AFTER_MS, SEND_WINDOW_MS } from './sendWindow.js'
+import type { WorkerDeps } from './workerDeps.js'
 
 /** Slippage allowed on the IOC orders a task sends, in basis points. */
 export const TASK_SLIPPAGE_BPS = 100
@@ -92,6 +94,31 @@ export interface LegIo {
   readonly market: string
   /** the other leg trades on a Lighter venue (doubles builder fees) */
   readonly pairedWithLighter: boolean
+}
+
+/**
+ * A leg's venue, market and decrypted credential.
+ * @throws {CredentialUnavailableError} when its venue cannot be used
+ */
+export async function legIo(
+  deps: WorkerDeps,
+  task: TaskRecord,
+  leg: Leg,
+  now: number,
+): Promise<LegIo> {
+  const venue = venueOf(task, leg)
+  return {
+    adapter: deps.adapters[venue],
+    cred: await resolveCredential(deps.store, deps.secrets, task.owner, venue, {
+      logger: deps.logger,
+      now,
+    }),
+    market: marketOf(task, leg),
+    pairedWithLighter: venueOf(
+      task,
+      leg === 'long' ? 'short' : 'long',
+    ).startsWith('lighter'),
+  }
 }
 
 /** When a send may still land: its deadline, or the operation's (old states). */

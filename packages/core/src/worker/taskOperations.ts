@@ -1,3 +1,4 @@
+import type { TaskRecord } from '../domain/task.js'
 import type { Leg, LegOrder, TaskOperation } from '../domain/taskEngineState.js'
 import { dec, decString } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
@@ -20,17 +21,19 @@ function failures(op: TaskOperation): string {
     .join('; ')
 }
 
+/** Leg sizes and entry prices once an operation's fills are booked. */
+export interface BookedFills {
+  readonly longSize: string
+  readonly shortSize: string
+  readonly longEntry: string | null
+  readonly shortEntry: string | null
+}
+
 /**
- * Books a finished operation's fills into the leg sizes and moves the task
- * on: open → running (or unwind the leg that filled when the other did
- * not), close → closed (or another close for what is left), resize →
- * running, unwind → failed.
+ * Books the fills of a finished operation's legs into the task's sizes;
+ * an entry price is the weighted average over what was held and added.
  */
-export async function completeOperation(
-  step: TaskStep,
-  op: TaskOperation,
-): Promise<number | null> {
-  const t = step.task
+export function bookFills(t: TaskRecord, op: TaskOperation): BookedFills {
   const sizes: Record<Leg, string> = {
     long: t.longSize ?? '0',
     short: t.shortSize ?? '0',
@@ -45,7 +48,6 @@ export async function completeOperation(
     const before = dec(sizes[l])
     const after = before.add(sizeChange(l, o))
     if (after.gt(before) && o.averagePrice) {
-      // weighted entry over what was held and what was added
       const held = before.mul(entries[l] ?? o.averagePrice)
       entries[l] = decString(
         held
@@ -56,14 +58,32 @@ export async function completeOperation(
     }
     sizes[l] = decString(after.lt(0) ? 0 : after)
   }
-  const state = { ...step.state, op: null }
-  const base = {
+  return {
     longSize: sizes.long,
     shortSize: sizes.short,
     longEntry: entries.long,
     shortEntry: entries.short,
-    engineState: state,
   }
+}
+
+/**
+ * Books a finished operation's fills into the leg sizes and moves the task
+ * on: open → running (or unwind the leg that filled when the other did
+ * not), close → closed (or another close for what is left), resize →
+ * running, unwind → failed.
+ */
+export async function completeOperation(
+  step: TaskStep,
+  op: TaskOperation,
+): Promise<number | null> {
+  const t = step.task
+  const booked = bookFills(t, op)
+  const sizes: Record<Leg, string> = {
+    long: booked.longSize,
+    short: booked.shortSize,
+  }
+  const state = { ...step.state, op: null }
+  const base = { ...booked, engineState: state }
   const failed = failures(op)
   switch (op.kind) {
     case 'open': {

@@ -1,7 +1,6 @@
 import { MIN_ORDER_USD } from '../commands/createTask.js'
 import { commonStep } from '../commands/marketChecks.js'
 import type { Leg, LegOrder } from '../domain/taskEngineState.js'
-import { CredentialUnavailableError } from '../errors/worker.js'
 import type { MarketQuote, MarketRules } from '../ports/marketData.js'
 import { dec, decString, floorToStep } from '../util/decimal.js'
 import { msToIso, nextHourAfter } from '../util/time.js'
@@ -31,13 +30,9 @@ export async function openTask(step: TaskStep): Promise<number | null> {
     })
     return null
   }
-  try {
-    await step.io()
-  } catch (err) {
-    if (!(err instanceof CredentialUnavailableError)) throw err
-    await step.save({ status: 'failed', error: err.message })
-    return null
-  }
+  // a venue it cannot use fails the task here (processTask's abandonTask),
+  // before any market is read
+  await step.io()
   const m = await readMarkets(step)
   const step_ = commonStep(m.long.rules.sizeStep, m.short.rules.sizeStep)
   const high = dec(m.long.quote.mark).gt(m.short.quote.mark)
