@@ -67,6 +67,23 @@ describe.each(dialects())('dn worker in a deployment (%s)', (dialect) => {
     }
   }, 30_000)
 
+  test('a process with another master key than the database was set up with stops before reading anything', async () => {
+    // the first process on the database recorded its key's fingerprint
+    const first = dn(['serve', '--port', '0'], `key-first-${dialect}`, urls())
+    await first.apiUrl()
+    await first.stop()
+    for (const command of [['worker'], ['serve', '--port', '0']]) {
+      const other = dn(command, `key-other-${dialect}`, {
+        ...urls(),
+        DN_MASTER_KEY: '08'.repeat(32),
+      })
+      expect(await other.exit).not.toBe(0)
+      expect(other.err()).toMatch(
+        /DN_MASTER_KEY is not the key this database was set up with .*start with the original key/,
+      )
+    }
+  }, 60_000)
+
   test('dn serve with a venue URL missing and no simulator says what to set', async () => {
     const s = dn(['serve', '--port', '0'], `serve-partial-${dialect}`, {
       ...urls(),

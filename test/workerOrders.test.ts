@@ -215,6 +215,44 @@ describe.each(dialects())(
       })
     })
 
+    test('cancelled at the venue unasked (its dead-man switch fired): cancelled, or expired past its own expiry', async () => {
+      // two markets: orders on one account and market go one at a time
+      const limit = async (market: string, sizeBase: number) => ({
+        venue: 'hl',
+        market,
+        side: 'long',
+        orderType: 'limit',
+        sizeBase,
+        limitPrice: Math.floor(
+          Number((await bed.venues.marketData.quote('hl', market)).mark) * 0.9,
+        ),
+      })
+      const resting = await place(await limit('ETH', 0.01))
+      const expiring = await place({
+        ...(await limit('BTC', 0.001)),
+        expirySeconds: 5,
+      })
+      await bed.drain()
+      expect((await get(resting)).status).toBe('open')
+      expect((await get(expiring)).status).toBe('open')
+      // the venue's own cancel-all fires while no worker looks
+      bed.venues.exchanges.hl.scheduleCancel(
+        o.owner,
+        bed.clock.now() + 1_000,
+        null,
+      )
+      await bed.advance(6_000)
+      expect(await get(resting)).toMatchObject({
+        status: 'cancelled',
+        venueStatus: 'scheduledCancel',
+        cancelRequestedAt: null,
+      })
+      expect(await get(expiring)).toMatchObject({
+        status: 'expired',
+        venueStatus: 'scheduledCancel',
+      })
+    })
+
     test('queue deadline: an order not submitted before expiry expires unsent', async () => {
       const id = await place({
         venue: 'hl',

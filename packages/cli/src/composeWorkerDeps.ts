@@ -13,6 +13,7 @@ import {
 } from '@dn/core'
 import { createJsonLogger } from '@dn/server'
 import { deriveKey } from './masterKey.js'
+import { currentWorkerProcess } from './workerProcess.js'
 
 export interface ComposeWorkerDepsOptions {
   readonly store: Store
@@ -43,5 +44,7 @@ export function composeWorkerDeps(o: ComposeWorkerDepsOptions): WorkerDeps {
     fundingGraceMs: o.fundingGraceMs ?? 3_600_000,
     logger: o.logger ?? createJsonLogger(),
     binders: o.binders,
+    // a gone predecessor on this machine is fenced and its work resumed
+    process: currentWorkerProcess(),
   }
 }

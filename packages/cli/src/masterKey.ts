@@ -1,4 +1,4 @@
-import { hkdfSync, randomBytes } from 'node:crypto'
+import { createHmac, hkdfSync, randomBytes } from 'node:crypto'
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
@@ -58,4 +58,37 @@ export function deriveKey(master: Buffer, purpose: string): Buffer {
   return Buffer.from(
     hkdfSync('sha256', master, Buffer.from('dn'), Buffer.from(purpose), 32),
   )
+}
+
+/** What identifies a master key without revealing it (16 bytes, hex). */
+export function masterKeyFingerprint(master: Buffer): string {
+  return createHmac('sha256', deriveKey(master, 'fingerprint'))
+    .update('dn master key')
+    .digest('hex')
+    .slice(0, 32)
+}
+
+/** Thrown when a process's master key is not the one its database holds. */
+export class MasterKeyMismatchError extends Error {
+  override name = 'MasterKeyMismatchError'
+  readonly code = 'master_key_mismatch'
+}
+
+/**
+ * The database remembers the fingerprint of the first master key that
+ * opened it; a process with another key stops here. Without this, a
+ * worker started with a wrong `DN_MASTER_KEY` would find every stored
+ * credential unreadable and mark each binding unusable.
+ */
+export async function checkMasterKey(
+  settings: { claim(name: string, value: string): Promise<string> },
+  master: Buffer,
+): Promise<void> {
+  const mine = masterKeyFingerprint(master)
+  const stored = await settings.claim('master_key_fingerprint', mine)
+  if (stored !== mine) {
+    throw new MasterKeyMismatchError(
+      `DN_MASTER_KEY is not the key this database was set up with (its fingerprint is ${stored}, this key's ${mine}); start with the original key: another one cannot read the stored venue credentials or API keys`,
+    )
+  }
 }

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { BindingConfig, Store } from '@dn/core'
-import { loadMasterKey } from './masterKey.js'
+import { checkMasterKey, loadMasterKey } from './masterKey.js'
 import { openStore } from './openStore.js'
 
 export interface CommonFlags {
@@ -31,6 +31,12 @@ export async function openRuntime(
     )
   }
   const store = await openStore(flags.db ?? process.env.DN_DB, dataDir)
+  try {
+    await checkMasterKey(store.settings, master.key)
+  } catch (err) {
+    await store.close()
+    throw err
+  }
   return { dataDir, masterKey: master.key, store }
 }
 

@@ -1081,6 +1081,71 @@ function activeCountTests(store: GetStore) {
     expect(await orders.countActiveByOwner(owner, 'lighter')).toBe(3)
   })
 
+  test('orders: listRestingMarkets names each owner, venue and market where a limit order may rest', async () => {
+    const owner = newOwner()
+    const other = newOwner()
+    const orders = store().orders
+    const mine = () =>
+      orders.listRestingMarkets().then((rows) =>
+        rows
+          .filter((r) => r.owner === owner || r.owner === other)
+          .map(
+            (r) =>
+              `${r.owner === owner ? 'me' : 'other'}|${r.venue}|${r.market}`,
+          )
+          .sort(),
+      )
+    expect(await mine()).toEqual([])
+    const resting = order({ owner, venue: 'hl', market: 'ETH', status: 'open' })
+    await orders.insert(resting)
+    // the same market twice is named once
+    await orders.insert(
+      order({ owner, venue: 'hl', market: 'ETH', status: 'partially_filled' }),
+    )
+    await orders.insert(
+      order({
+        owner,
+        venue: 'aster',
+        market: 'BTCUSDT',
+        status: 'unknown',
+        timeInForce: 'post_only',
+      }),
+    )
+    await orders.insert(
+      order({ owner, venue: 'lighter', market: 'SOL', status: 'submitting' }),
+    )
+    await orders.insert(
+      order({ owner: other, venue: 'hl', market: 'BTC', status: 'open' }),
+    )
+    // never resting: queued, final, IOC, market orders
+    await orders.insert(order({ owner, market: 'SOL', status: 'pending' }))
+    await orders.insert(order({ owner, market: 'SOL', status: 'cancelled' }))
+    await orders.insert(
+      order({ owner, market: 'SOL', status: 'open', timeInForce: 'ioc' }),
+    )
+    await orders.insert(
+      order({
+        owner,
+        market: 'SOL',
+        status: 'open',
+        orderType: 'market',
+        requestedLimitPrice: null,
+      }),
+    )
+    expect(await mine()).toEqual([
+      'me|aster|BTCUSDT',
+      'me|hl|ETH',
+      'me|lighter|SOL',
+      'other|hl|BTC',
+    ])
+    await orders.update(resting.id, {
+      status: 'filled',
+      updatedAt: iso(baseMs()),
+    })
+    // the other ETH order still rests
+    expect(await mine()).toContain('me|hl|ETH')
+  })
+
   test('orders: countActiveByOwner inside a transaction sees its writes', async () => {
     const owner = newOwner()
     await expect(
@@ -1759,6 +1824,8 @@ function nonceAndWorkerTests(store: GetStore) {
       startedAt: iso(t),
       heartbeatAt: iso(t),
       fencedAt: null,
+      host: null,
+      pid: null,
     }
     await workers.heartbeat(first)
     expect(await find()).toEqual(first)
@@ -1771,6 +1838,38 @@ function nonceAndWorkerTests(store: GetStore) {
       heartbeatAt: iso(t + 7),
       fencedAt: iso(t + 6),
     })
+  })
+
+  test('workers: host and pid are kept; fence marks one worker once', async () => {
+    const id = randomUUID()
+    const t = baseMs()
+    const workers = store().workers
+    const record = {
+      id,
+      startedAt: iso(t),
+      heartbeatAt: iso(t),
+      fencedAt: null,
+      host: 'box|boot|ns',
+      pid: 4242,
+    }
+    await workers.heartbeat(record)
+    expect(await workers.get(id)).toEqual(record)
+    await workers.heartbeat({ ...record, pid: 4343 })
+    expect((await workers.get(id))?.pid).toBe(4343)
+    expect(await workers.fence(id, iso(t + 1))).toBe(true)
+    expect(await workers.fence(id, iso(t + 2))).toBe(false)
+    expect(await workers.fence(randomUUID(), iso(t + 2))).toBe(false)
+    expect((await workers.get(id))?.fencedAt).toBe(iso(t + 1))
+  })
+
+  test('settings: the first value claimed stays', async () => {
+    const name = `setting-${randomUUID()}`
+    expect(await store().settings.claim(name, 'a')).toBe('a')
+    expect(await store().settings.claim(name, 'b')).toBe('a')
+    const both = await Promise.all(
+      ['c', 'd'].map((v) => store().settings.claim(`${name}-2`, v)),
+    )
+    expect(both[0]).toBe(both[1])
   })
 
   test('workers: fenceAll fences every unfenced worker once', async () => {
@@ -2109,6 +2208,60 @@ function claimTests(databases: StoreContractDatabases, kind: ClaimKind) {
       expect(await claim(10, 'w3')).toEqual([])
     }))
 
+  test(`${k}: a live lease is free when its owner is fenced or stopped heartbeating before ownerDeadBefore`, () =>
+    own(async (store) => {
+      const t = baseMs()
+      const beat = (id: string, heartbeatMs: number) =>
+        store.workers.heartbeat({
+          id,
+          startedAt: iso(t - 60_000),
+          heartbeatAt: iso(heartbeatMs),
+          fencedAt: null,
+          host: 'box|boot|ns',
+          pid: 4242,
+        })
+      await beat('beating', t - 1_000)
+      await beat('silent', t - 20_000)
+      await beat('gone', t - 1_000)
+      await store.workers.fence('gone', iso(t - 500))
+      const heldBy = (owner: string) =>
+        kind.insert(store, {
+          status: s1,
+          leaseOwner: owner,
+          leaseExpiresAt: iso(t + 30_000),
+          fence: 2,
+        })
+      const beating = await heldBy('beating')
+      const silent = await heldBy('silent')
+      const gone = await heldBy('gone')
+      const unknown = await heldBy('never-registered')
+      const claim = (ownerDeadBefore?: string) =>
+        kind.claim(store, {
+          workerId: 'taker',
+          now: iso(t),
+          leaseMs: 1000,
+          statuses: [s1],
+          limit: 10,
+          ...(ownerDeadBefore ? { ownerDeadBefore } : {}),
+        })
+      // a fenced owner's leases are free at once
+      expect(ids(await claim())).toEqual([gone.id])
+      // a silent one's once its heartbeat is older than the bound
+      expect(await claim(iso(t - 30_000))).toEqual([])
+      expect(ids(await claim(iso(t - 10_000)))).toEqual([silent.id])
+      // a beating owner, or one the workers table does not know, keeps it
+      for (const row of [beating, unknown]) {
+        expect(await kind.get(store, row.id)).toMatchObject({
+          leaseOwner: row.leaseOwner,
+          fence: 2,
+        })
+      }
+      expect(await kind.get(store, gone.id)).toMatchObject({
+        leaseOwner: 'taker',
+        fence: 3,
+      })
+    }))
+
   test(`${k}: a fenced worker claims nothing; one without a heartbeat may`, () =>
     own(async (store) => {
       const t = baseMs()
@@ -2139,7 +2292,10 @@ function claimTests(databases: StoreContractDatabases, kind: ClaimKind) {
       await store.workers.fenceAll(iso(t))
       const third = await kind.insert(store, { status: s1 })
       expect(await claim('alive')).toEqual([])
-      expect(ids(await claim('never-beat-either'))).toEqual([third.id])
+      // and what the fenced workers held is free at once
+      expect(sortedIds(await claim('never-beat-either'))).toEqual(
+        sortedIds([row, third]),
+      )
     }))
 
   test(`${k}: after a re-claim the old fence no longer writes`, () =>

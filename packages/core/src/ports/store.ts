@@ -60,6 +60,12 @@ export interface ClaimRequest<S extends string> {
   /** only rows in these states */
   readonly statuses: readonly S[]
   readonly limit: number
+  /**
+   * A lease whose owner last heartbeated before this (ISO) is free, as is
+   * one whose owner is fenced: a dead worker's work is taken over without
+   * waiting out its leases @default only fenced owners' and expired leases
+   */
+  readonly ownerDeadBefore?: string | undefined
 }
 
 export interface ApiKeyRepo {
@@ -141,6 +147,13 @@ export interface TaskObservation {
   readonly patch: TaskPatch
 }
 
+/** A market where an owner's orders may rest at a venue. */
+export interface RestingMarket {
+  readonly owner: string
+  readonly venue: VenueId
+  readonly market: string
+}
+
 export interface PerpOrderRepo {
   insert(order: PerpOrderRecord): Promise<void>
   get(id: string): Promise<PerpOrderRecord | undefined>
@@ -157,6 +170,13 @@ export interface PerpOrderRepo {
    * unknown; with `exceptVenue`, those on other venues only.
    */
   countActiveByOwner(owner: string, exceptVenue?: VenueId): Promise<number>
+  /**
+   * Every (owner, venue, market) where a limit order may rest at the
+   * venue: time in force `gtc` or `post_only`, status `submitting`,
+   * `open`, `partially_filled` or `unknown` (a send whose outcome is not
+   * known may rest). Each triple once, in no particular order.
+   */
+  listRestingMarkets(): Promise<RestingMarket[]>
 }
 
 /** Venue-binding batches: one signed prepare and its per-venue progress. */
@@ -280,6 +300,11 @@ export interface WorkerRepo {
   heartbeat(worker: WorkerRecord): Promise<void>
   get(id: string): Promise<WorkerRecord | undefined>
   list(): Promise<WorkerRecord[]>
+  /**
+   * Fences one worker (one known dead): its leases are free at once.
+   * @returns false when it is unknown or already fenced
+   */
+  fence(id: string, at: string): Promise<boolean>
   fenceAll(at: string): Promise<number>
 }
 
@@ -290,6 +315,12 @@ export interface WorkerRepo {
 export interface CounterRepo {
   /** Stores and returns max(previous + 1, floor). Atomic. */
   next(name: string, floor: number): Promise<number>
+}
+
+/** Facts of a deployment that never change once set. */
+export interface SettingRepo {
+  /** Stores `value` under `name` unless one is stored; returns the stored one. */
+  claim(name: string, value: string): Promise<string>
 }
 
 /** Every repository, bound to one connection or transaction. */
@@ -307,6 +338,7 @@ export interface Repos {
   readonly workers: WorkerRepo
   readonly locks: LockRepo
   readonly counters: CounterRepo
+  readonly settings: SettingRepo
 }
 
 /** The storage port. Core never knows which database is behind it. */

@@ -116,6 +116,22 @@ export interface ReadOptions {
 }
 
 /**
+ * How a venue's dead-man switch (`VenueAdapter.armCancelAll`) works.
+ */
+export interface CancelAllSwitch {
+  /**
+   * `account`: one switch cancels every resting order of the account, on
+   * every market, the service's or not (Hyperliquid, Lighter); `market`:
+   * one switch per market, cancelling that market's orders (Aster)
+   */
+  readonly scope: 'account' | 'market'
+  /** least ms ahead of now the venue accepts the cancel time */
+  readonly minLeadMs: number
+  /** most ms ahead of now the venue accepts the cancel time */
+  readonly maxLeadMs: number
+}
+
+/**
  * One venue, as the worker and the API see it. Implemented by the real
  * adapters (Hyperliquid, Lighter, Aster) and by the paper adapters over the
  * simulated exchange.
@@ -162,6 +178,30 @@ export interface VenueAdapter {
   streamAccounts?(accounts: readonly StreamedAccount[]): void
   /** True while `owner`'s positions come fresh from a user stream. */
   accountStreamed?(owner: string): boolean
+  /**
+   * The venue's dead-man switch, where it has one: how `armCancelAll`
+   * may be called. Present exactly when `armCancelAll` is.
+   */
+  readonly cancelAllSwitch?: CancelAllSwitch | undefined
+  /**
+   * Schedules the venue's own cancel of the account's resting orders at
+   * `at` (Unix ms, between `minLeadMs` and `maxLeadMs` ahead), replacing
+   * the schedule it had, or clears it (`at` null): a dead-man switch the
+   * worker keeps pushing out while orders rest, so they do not rest
+   * forever once every worker is dead. `markets` are the markets it is
+   * for: a `market`-scoped venue arms (or clears) one switch per market
+   * named, an `account`-scoped one arms one for the whole account.
+   * Sent through the venue's budget at order priority.
+   *
+   * Errors: VenueRejectedError (refused: a time out of range, a venue
+   * rule such as Hyperliquid's traded-volume requirement),
+   * VenueUnavailableError (not sent), UncertainSubmissionError.
+   */
+  armCancelAll?(
+    cred: VenueCredential,
+    markets: readonly string[],
+    at: number | null,
+  ): Promise<void>
   /** Funding settlements on `market` at or after `since` (ISO). */
   funding(
     cred: VenueCredential,

@@ -17,7 +17,8 @@ export type ClaimedTable = 'tasks' | 'perp_orders' | 'binding_batches'
  * transaction (or joins the open one), which excludes other writers.
  *
  * Due: status in `statuses`; no lease owner, no lease expiry or one at or
- * before `now`; `next_check_at` null or at or before `now`; and no fenced
+ * before `now`, or a lease owner that is fenced or last heartbeated before
+ * `ownerDeadBefore`; `next_check_at` null or at or before `now`; and no fenced
  * `workers` row for `workerId` (a worker that never heartbeated may claim).
  * Oldest `coalesce(next_check_at, updated_at)` first, then by id.
  */
@@ -29,6 +30,10 @@ export function claimRows<T extends ClaimedTable>(
   const { workerId, statuses, limit } = request
   if (statuses.length === 0 || limit <= 0) return Promise.resolve([])
   const now = Number(isoToMicros(request.now))
+  const deadBefore =
+    request.ownerDeadBefore === undefined
+      ? undefined
+      : Number(isoToMicros(request.ownerDeadBefore))
   // whole milliseconds, like every stored timestamp
   const leaseExpiresAt =
     storedMicros(request.now) + Math.ceil(request.leaseMs) * 1000
@@ -46,6 +51,21 @@ export function claimRows<T extends ClaimedTable>(
           eb('lease_owner', 'is', null),
           eb('lease_expires_at', 'is', null),
           eb('lease_expires_at', '<=', now),
+          // its owner is fenced, or has not heartbeated for too long
+          eb.exists(
+            eb
+              .selectFrom('workers as owner')
+              .select(sql.lit(1).as('dead'))
+              .whereRef('owner.id', '=', `${name}.lease_owner`)
+              .where((w) =>
+                w.or([
+                  w('owner.fenced_at', 'is not', null),
+                  ...(deadBefore === undefined
+                    ? []
+                    : [w('owner.heartbeat_at', '<', deadBefore)]),
+                ]),
+              ),
+          ),
         ]),
       )
       .where((eb) =>

@@ -177,6 +177,14 @@ export interface WorkersTable {
   started_at: MicrosColumn
   heartbeat_at: MicrosColumn
   fenced_at: MicrosColumn | null
+  host: string | null
+  pid: number | null
+}
+
+/** Facts of the deployment, by name (see SettingsRepo). */
+export interface SettingsTable {
+  name: string
+  value: string
 }
 
 /** Named locks with expiry (see LockRepo). */
@@ -207,4 +215,5 @@ export interface Database {
   workers: WorkersTable
   locks: LocksTable
   counters: CountersTable
+  settings: SettingsTable
 }

@@ -13,6 +13,7 @@ import { perpOrderRepo } from './perpOrderRepo.js'
 import { rateLimitRepo } from './rateLimitRepo.js'
 import type { RepoScope } from './repoScope.js'
 import { requestLogRepo } from './requestLogRepo.js'
+import { settingRepo } from './settingRepo.js'
 import { StoreError } from './storeError.js'
 import { taskRepo } from './taskRepo.js'
 import { venueBindingRepo } from './venueBindingRepo.js'
@@ -169,5 +170,6 @@ function repos(scope: RepoScope): Repos {
     workers: workerRepo(scope),
     locks: lockRepo(scope),
     counters: counterRepo(scope),
+    settings: settingRepo(scope),
   }
 }

@@ -56,6 +56,36 @@ export function migrations(
           .dropColumn('unusable_code')
           .execute(),
     },
+    // the deployment's own facts (the master key's fingerprint): a process
+    // started with another key is stopped before it misreads credentials
+    '0007_settings': {
+      up: (db: Kysely<unknown>) =>
+        db.schema
+          .createTable('settings')
+          .addColumn('name', 'text', (c) => c.primaryKey())
+          .addColumn('value', 'text', (c) => c.notNull())
+          .execute(),
+      down: (db: Kysely<unknown>) =>
+        db.schema.dropTable('settings').ifExists().execute(),
+    },
+    // where a worker runs, so a process on the same machine can tell that
+    // its predecessor is gone and take its leases over at once
+    '0007_worker_process': {
+      up: async (db: Kysely<unknown>) => {
+        await db.schema
+          .alterTable('workers')
+          .addColumn('host', 'text')
+          .execute()
+        await db.schema
+          .alterTable('workers')
+          .addColumn('pid', 'integer')
+          .execute()
+      },
+      down: async (db: Kysely<unknown>) => {
+        await db.schema.alterTable('workers').dropColumn('pid').execute()
+        await db.schema.alterTable('workers').dropColumn('host').execute()
+      },
+    },
   }
 }
 

@@ -3,6 +3,7 @@ import type {
   PerpOrderRecord,
   PerpOrderStatus,
 } from '../domain/perpOrder.js'
+import type { VenueId } from '../domain/venue.js'
 import type { PerpOrderRepo } from '../ports/store.js'
 import type { PerpOrdersTable } from './database.js'
 import { LEASE_FIELDS, leasedTable } from './leasedTable.js'
@@ -59,6 +60,14 @@ export const ACTIVE_ORDER_STATUSES: readonly PerpOrderStatus[] = [
   'unknown',
 ]
 
+/** States in which a limit order may be resting at the venue. */
+const RESTING_STATUSES: readonly PerpOrderStatus[] = [
+  'submitting',
+  'open',
+  'partially_filled',
+  'unknown',
+]
+
 /** Direct perpetual orders. See {@link PerpOrderRepo}. */
 export function perpOrderRepo(scope: RepoScope): PerpOrderRepo {
   const t = leasedTable<PerpOrderRecord, PerpOrderStatus, 'perp_orders'>(
@@ -75,5 +84,22 @@ export function perpOrderRepo(scope: RepoScope): PerpOrderRepo {
     list: t.list,
     countActiveByOwner: (owner, exceptVenue) =>
       t.countByOwnerIn(owner, ACTIVE_ORDER_STATUSES, exceptVenue),
+    async listRestingMarkets() {
+      // perp_orders_status_idx narrows to the few active rows
+      const rows = await scope
+        .db()
+        .selectFrom('perp_orders')
+        .select(['owner', 'venue', 'market'])
+        .distinct()
+        .where('status', 'in', RESTING_STATUSES)
+        .where('order_type', '=', 'limit')
+        .where('time_in_force', 'in', ['gtc', 'post_only'])
+        .execute()
+      return rows.map((r) => ({
+        owner: r.owner,
+        venue: r.venue as VenueId,
+        market: r.market,
+      }))
+    },
   }
 }

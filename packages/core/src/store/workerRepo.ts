@@ -6,6 +6,7 @@ import type { RepoScope } from './repoScope.js'
 import {
   type FieldMap,
   fromRow,
+  int,
   micros,
   nullable,
   storedMicros,
@@ -13,11 +14,13 @@ import {
   toRow,
 } from './rowMappers.js'
 
-const workerFields: FieldMap<WorkerRecord, WorkersTable> = {
+const workerFields: FieldMap<Required<WorkerRecord>, WorkersTable> = {
   id: text('id'),
   startedAt: micros('started_at'),
   heartbeatAt: micros('heartbeat_at'),
   fencedAt: nullable(micros('fenced_at')),
+  host: nullable(text('host')),
+  pid: nullable(int('pid')),
 }
 
 /**
@@ -27,7 +30,11 @@ const workerFields: FieldMap<WorkerRecord, WorkersTable> = {
 export function workerRepo(scope: RepoScope): WorkerRepo {
   return {
     async heartbeat(worker) {
-      const row = toRow(workerFields, worker, scope.dialect)
+      const row = toRow(
+        workerFields,
+        { host: null, pid: null, ...worker },
+        scope.dialect,
+      )
       await scope
         .db()
         .insertInto('workers')
@@ -36,6 +43,8 @@ export function workerRepo(scope: RepoScope): WorkerRepo {
           oc.column('id').doUpdateSet((eb) => ({
             started_at: eb.ref('excluded.started_at'),
             heartbeat_at: eb.ref('excluded.heartbeat_at'),
+            host: eb.ref('excluded.host'),
+            pid: eb.ref('excluded.pid'),
             ...(worker.fencedAt === null
               ? {}
               : { fenced_at: eb.ref('excluded.fenced_at') }),
@@ -61,6 +70,16 @@ export function workerRepo(scope: RepoScope): WorkerRepo {
         .orderBy('id')
         .execute()
       return rows.map((row) => fromRow(workerFields, row))
+    },
+    async fence(id, at) {
+      const result = await scope
+        .db()
+        .updateTable('workers')
+        .set({ fenced_at: storedMicros(at) })
+        .where('id', '=', id)
+        .where('fenced_at', 'is', null)
+        .executeTakeFirst()
+      return Number(result.numUpdatedRows) > 0
     },
     async fenceAll(at) {
       const result = await scope

@@ -324,10 +324,13 @@ async function reconcile(step: Step): Promise<number | null> {
     const age = now - Date.parse(order.submittedAt ?? order.createdAt)
     return now + Math.min(60_000, Math.max(POLL_MS, age / 10))
   }
-  const applied = await apply(step, seen)
-  if (applied === null) return null
   const wantCancel = order.cancelRequestedAt !== null
   const expired = now >= Date.parse(order.expiresAt)
+  // cancelled at the venue unasked (its dead-man switch fired after every
+  // worker died, an operator at the venue): past its own expiry, the
+  // worker would have cancelled it as expired
+  const applied = await apply(step, seen, expired ? 'expired' : 'cancelled')
+  if (applied === null) return null
   if (wantCancel || expired) {
     try {
       await adapter.cancel(cred, order.market, order.clientOrderId)

@@ -217,5 +217,15 @@ function shareOne(adapter: VenueAdapter, clock: Clock): VenueAdapter {
     accountReadsPerMinute: () => adapter.accountReadsPerMinute?.(),
     streamAccounts: (accounts) => adapter.streamAccounts?.(accounts),
     accountStreamed: (owner) => adapter.accountStreamed?.(owner) === true,
+    // a venue without a dead-man switch keeps showing none
+    ...armOf(adapter),
   }
+}
+
+function armOf(
+  adapter: VenueAdapter,
+): Pick<VenueAdapter, 'cancelAllSwitch' | 'armCancelAll'> {
+  const arm = adapter.armCancelAll?.bind(adapter)
+  if (!arm) return {}
+  return { cancelAllSwitch: adapter.cancelAllSwitch, armCancelAll: arm }
 }

@@ -1,6 +1,9 @@
 import { FencedOutError } from '../errors/worker.js'
 import { msToIso } from '../util/time.js'
+import { armDeadManSwitches } from './deadManSwitches.js'
+import { fenceGoneWorkers } from './fenceGoneWorkers.js'
 import { runMonitorSweep } from './monitorSweep.js'
+import { LIVE_WORKER_MS } from './ownerShard.js'
 import {
   ACTIVE_BATCH_STATUSES,
   processBindingBatch,
@@ -31,6 +34,8 @@ export async function runWorkerRound(
     now,
     leaseMs: deps.leaseMs,
     limit: batch,
+    // a worker silent this long is dead: what it held is taken over
+    ownerDeadBefore: msToIso(deps.clock.now() - LIVE_WORKER_MS),
   }
   const [orders, tasks, batches] = await Promise.all([
     deps.store.orders.claim({ ...claim, statuses: ACTIVE_ORDER_STATUSES }),
@@ -186,18 +191,37 @@ export function startWorker(
   const startedAt = msToIso(deps.clock.now())
   let lastBeat = 0
 
-  const beat = async (): Promise<boolean> => {
+  let fenced = false
+  let beating: Promise<boolean> | undefined
+  /** false once this worker is fenced */
+  const beat = (): Promise<boolean> => {
+    beating ??= heartbeat().finally(() => {
+      beating = undefined
+    })
+    return beating
+  }
+  const heartbeat = async (): Promise<boolean> => {
     const now = deps.clock.now()
+    if (fenced) return false
     if (now - lastBeat < heartbeatMs) return true
     lastBeat = now
     const mine = await deps.store.workers.get(deps.workerId)
-    if (mine?.fencedAt) return false
+    if (mine?.fencedAt) {
+      fenced = true
+      return false
+    }
     await deps.store.workers.heartbeat({
       id: deps.workerId,
       startedAt,
       heartbeatAt: msToIso(now),
       fencedAt: null,
+      host: deps.process?.host ?? null,
+      pid: deps.process?.pid ?? null,
     })
+    if (deps.process) await fenceGoneWorkers(deps, deps.process, now)
+    // not awaited: a send waiting for a venue's budget must not hold the
+    // heartbeat (it never rejects; a call while one is in flight returns)
+    void armDeadManSwitches(deps, now)
     return true
   }
 
@@ -236,6 +260,22 @@ export function startWorker(
     }
   })()
 
+  // the heartbeat says the process lives, also while a round waits on a
+  // venue for longer than other workers wait before taking its leases
+  const heartbeatTimer = setInterval(() => {
+    beat()
+      .then((alive) => {
+        if (!alive) wake()
+      })
+      .catch((err: unknown) => {
+        deps.logger.error('worker heartbeat failed', {
+          workerId: deps.workerId,
+          error: err instanceof Error ? err.message : String(err),
+        })
+      })
+  }, heartbeatMs)
+  heartbeatTimer.unref?.()
+
   const done = (async (): Promise<'stopped' | 'fenced'> => {
     const unlisten = await deps.store.listen(WORK_CHANNEL, wake)
     try {
@@ -259,9 +299,11 @@ export function startWorker(
       return 'stopped'
     } finally {
       stopping = true
+      clearInterval(heartbeatTimer)
       cutSweepPause?.()
       await unlisten()
       await sweeping
+      await beating
     }
   })()
 

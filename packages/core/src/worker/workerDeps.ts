@@ -24,6 +24,22 @@ export interface WorkerDeps {
   /** how long the funding APY must stay under minFundingApy to close */
   readonly fundingGraceMs: number
   readonly logger: WorkerLogger
+  /**
+   * The process the worker runs in, where the composition root can tell:
+   * a worker on the same machine whose process is gone is fenced at once
+   * and its leases taken over @default unknown: leases wait out the
+   * owner's silence (LIVE_WORKER_MS) or their expiry
+   */
+  readonly process?: WorkerProcess | undefined
+}
+
+/** The machine and process a worker runs in. */
+export interface WorkerProcess {
+  /** this machine and process namespace; null where it cannot be told */
+  readonly host: string | null
+  readonly pid: number
+  /** whether a process of this pid runs on this host now */
+  isRunning(pid: number): boolean
 }
 
 /** Channel the API notifies when it has made work due. */

@@ -1,14 +1,19 @@
 import { fillOrder, reducibleSize } from './fillOrder.js'
 import { liquidateAccounts } from './liquidateAccounts.js'
+import {
+  fireScheduledCancels,
+  nextScheduledCancelAt,
+} from './scheduledCancels.js'
 import { settleFunding } from './settleFunding.js'
 import { setOrderState } from './simOrder.js'
 import { accountOf, HOUR_MS, type SimState } from './simState.js'
 
 /**
  * Brings the venue up to `clock.now()`, one event at a time in time order:
- * every step boundary moves all marks, fills resting orders the marks
- * crossed and liquidates; every UTC hour boundary settles funding (after
- * the step that shares its instant). Called first by every engine
+ * a due dead-man switch cancels its orders first; every step boundary
+ * moves all marks, fills resting orders the marks crossed and liquidates;
+ * every UTC hour boundary settles funding (after the step that shares its
+ * instant). Called first by every engine
  * operation, so the outcome depends on seed and times only, never on how
  * often anyone asked.
  */
@@ -17,8 +22,10 @@ export function advanceSim(state: SimState): void {
   for (;;) {
     const stepAt = (state.step + 1) * state.stepMs
     const hourAt = (state.hour + 1) * HOUR_MS
-    const at = Math.min(stepAt, hourAt)
+    const cancelAt = nextScheduledCancelAt(state)
+    const at = Math.min(stepAt, hourAt, cancelAt)
     if (at > now) return
+    if (cancelAt === at) fireScheduledCancels(state, at)
     if (stepAt === at) {
       state.step += 1
       for (const m of state.markets.values()) m.walk.step()

@@ -20,6 +20,7 @@ import { fundingRate } from './fundingRate.js'
 import { crossEquity, freeMargin } from './liquidationPrice.js'
 import { liveBook } from './liveBook.js'
 import { placeSimOrder } from './placeSimOrder.js'
+import { scheduleSimCancel } from './scheduledCancels.js'
 import { setSimLeverage } from './setSimLeverage.js'
 import { SIM_MARKETS, type SimMarket } from './simMarkets.js'
 import { isLive, orderView } from './simOrder.js'
@@ -113,6 +114,15 @@ export interface SimExchange {
   ): VenueOrder | null
   cancel(owner: string, clientOrderId: string, market?: string): VenueOrder
   openOrders(owner: string): VenueOrder[]
+  /**
+   * The venue's dead-man switch: at `at` (this engine's clock) every
+   * resting order of the owner on `market` (null: every market) is
+   * cancelled, as the venue's protocol fake armed it; `at` null clears
+   * it. One per owner and market; a new one replaces it.
+   */
+  scheduleCancel(owner: string, at: number | null, market: string | null): void
+  /** the owner's dead-man switches not yet fired (market null: the account's) */
+  scheduledCancels(owner: string): { market: string | null; at: number }[]
   positions(owner: string): VenuePosition[]
   funding(owner: string, market: string, sinceIso: string): FundingPayment[]
   liquidations(owner: string): SimLiquidation[]
@@ -172,6 +182,15 @@ export function createSimExchange(options: SimExchangeOptions): SimExchange {
     cancel: (owner, cloid, market) =>
       cancelSimOrder(state, owner, cloid, market),
     openOrders: (owner) => sync(() => openOrders(state, owner)),
+    // up to now first: a schedule never reaches back before its arming
+    scheduleCancel: (owner, at, market) =>
+      sync(() => scheduleSimCancel(state, owner, at, market)),
+    scheduledCancels: (owner) =>
+      sync(() =>
+        [...state.scheduledCancels.values()]
+          .filter((s) => s.owner === owner.toLowerCase())
+          .map((s) => ({ market: s.market, at: s.at })),
+      ),
     positions: (owner) => simPositions(state, owner),
     funding: (owner, market, since) =>
       sync(() => fundingSince(state, owner, market, since)),

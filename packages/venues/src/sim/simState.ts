@@ -9,6 +9,7 @@ import {
   VenueRejectedError,
 } from '@dn/core'
 import { createMarkWalk, type MarkWalk } from './createMarkWalk.js'
+import type { SimScheduledCancel } from './scheduledCancels.js'
 import { hashSeed, seededRandom } from './seededRandom.js'
 import type { SimMarket } from './simMarkets.js'
 import type { SimOrder } from './simOrder.js'
@@ -101,6 +102,8 @@ export interface SimState {
   /** live orders, oldest first (the order fills are tried in) */
   readonly resting: Set<SimOrder>
   readonly byClientOrderId: Map<string, number>
+  /** dead-man switches by `owner|market` (`owner|*`: the whole account) */
+  readonly scheduledCancels: Map<string, SimScheduledCancel>
   /** last step and UTC hour already evaluated */
   step: number
   hour: number
@@ -147,6 +150,7 @@ export function createSimState(o: SimStateOptions): SimState {
     orders: new Map(),
     resting: new Set(),
     byClientOrderId: new Map(),
+    scheduledCancels: new Map(),
     step: Math.floor(now / o.stepMs),
     hour: Math.floor(now / HOUR_MS),
     nextAccountIndex: 1,

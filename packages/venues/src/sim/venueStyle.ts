@@ -1,7 +1,13 @@
 import type { VenueId, VenueOrderState } from '@dn/core'
 
 /** Why an order reached its state; picks the venue's exact status word. */
-export type SimOrderCause = 'user' | 'ioc' | 'reduce_only' | 'liquidation'
+export type SimOrderCause =
+  | 'user'
+  | 'ioc'
+  | 'reduce_only'
+  | 'liquidation'
+  /** the account's dead-man switch (a scheduled cancel-all) fired */
+  | 'scheduled'
 
 /** Reject reasons, worded the way each venue words them. */
 export interface VenueReasons {
@@ -36,6 +42,8 @@ const hl: VenueStyle = {
       return 'reduceOnlyCanceled'
     if (state === 'cancelled' && cause === 'liquidation')
       return 'liquidatedCanceled'
+    // orderStatus names the dead-man switch's cancel (nktkas orderStatus)
+    if (state === 'cancelled' && cause === 'scheduled') return 'scheduledCancel'
     return lowerWord(state)
   },
   reasons: {

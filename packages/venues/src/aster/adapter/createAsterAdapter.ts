@@ -52,6 +52,10 @@ import {
   type AsterUserStreamsOptions,
   createAsterUserStreams,
 } from '../stream/createAsterUserStreams.js'
+import {
+  ASTER_CANCEL_ALL_SWITCH,
+  armAsterCancelAll,
+} from './armAsterCancelAll.js'
 import { asterClientOrderId } from './asterClientOrderId.js'
 import { AsterRejectedError } from './asterRejectedError.js'
 import { createAsterStreamedPositions } from './asterStreamedPositions.js'
@@ -565,6 +569,14 @@ export function createAsterAdapter(options: AsterAdapterOptions): AsterAdapter {
       }
       return placed
     },
+
+    cancelAllSwitch: ASTER_CANCEL_ALL_SWITCH,
+
+    armCancelAll: (
+      cred: VenueCredential,
+      markets: readonly string[],
+      at: number | null,
+    ) => armAsterCancelAll(signed, cred, markets, at, clock.now()),
 
     async cancel(
       cred: VenueCredential,

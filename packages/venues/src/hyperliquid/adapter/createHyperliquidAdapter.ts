@@ -42,6 +42,7 @@ import {
   orderAction,
 } from '../signing/orderAction.js'
 import type { HlStream } from '../stream/createHlMarketStream.js'
+import { armHlCancelAll, HL_CANCEL_ALL_SWITCH } from './armHlCancelAll.js'
 import { hlFillAverage } from './hlFillAverage.js'
 import {
   createHlBudget,
@@ -386,6 +387,15 @@ export function createHyperliquidAdapter(
       }
       for (const u of wanted) userStream.watchUser(u)
     },
+
+    cancelAllSwitch: HL_CANCEL_ALL_SWITCH,
+
+    // one switch for the account: the markets do not matter
+    armCancelAll: (
+      cred: VenueCredential,
+      _markets: readonly string[],
+      at: number | null,
+    ) => armHlCancelAll(signedPost, cred, at, clock.now()),
 
     accountStreamed: (user: string) =>
       streamedState(user.toLowerCase()) !== undefined,

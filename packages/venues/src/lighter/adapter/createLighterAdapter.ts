@@ -32,6 +32,10 @@ import type {
   LighterAccountStreamsOptions,
 } from '../stream/createLighterAccountStreams.js'
 import { hourlyFromRestRate } from '../stream/lighterFundingUnits.js'
+import {
+  armLighterCancelAll,
+  LIGHTER_CANCEL_ALL_SWITCH,
+} from './armLighterCancelAll.js'
 import { cancelLighterOrder } from './cancelLighterOrder.js'
 import {
   createLighterNonceManager,
@@ -355,6 +359,17 @@ export function createLighterAdapter(
         market,
         clientOrderId,
       )
+    },
+
+    cancelAllSwitch: LIGHTER_CANCEL_ALL_SWITCH,
+
+    // one schedule for the account: the markets do not matter
+    async armCancelAll(
+      cred: VenueCredential,
+      _markets: readonly string[],
+      at: number | null,
+    ): Promise<void> {
+      await armLighterCancelAll(ctx, lighterCredential(cred), at)
     },
 
     async order(cred, market, clientOrderId): Promise<VenueOrder | null> {

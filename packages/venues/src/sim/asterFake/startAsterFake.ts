@@ -15,6 +15,7 @@ import {
   positionRisk,
 } from './asterFakeAccount.js'
 import { authenticate, authenticateMain } from './asterFakeAuth.js'
+import { countdownCancelAll } from './asterFakeCountdown.js'
 import { AsterFakeError } from './asterFakeError.js'
 import { createAsterFakeGate } from './asterFakeGate.js'
 import { createAsterFakeListenKeys } from './asterFakeListenKeys.js'
@@ -117,6 +118,7 @@ const SIGNED: Record<string, Signed> = {
   'POST /fapi/v3/order': placeOrder,
   'GET /fapi/v3/order': queryOrder,
   'DELETE /fapi/v3/order': cancelOrder,
+  'POST /fapi/v3/countdownCancelAll': countdownCancelAll,
   'GET /fapi/v3/positionRisk': positionRisk,
   'GET /fapi/v3/positionSide/dual': positionMode,
   'POST /fapi/v3/positionSide/dual': positionMode,

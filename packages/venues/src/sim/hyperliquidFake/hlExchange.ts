@@ -28,6 +28,7 @@ import {
   userOfSigner,
 } from './hlFakeState.js'
 import { hlStatus, stepDecimals } from './hlInfo.js'
+import { scheduleCancel } from './hlScheduleCancel.js'
 
 type Json = Record<string, unknown>
 const ZERO = '0x0000000000000000000000000000000000000000'
@@ -50,9 +51,6 @@ const L1_ACTIONS = new Set(['order', 'cancelByCloid', 'scheduleCancel'])
 
 const err = (response: string) => ({ status: 'err', response })
 
-/** user (lowercase) → dead-man switch time */
-const schedules = new WeakMap<HlFakeState, Map<string, number>>()
-
 /**
  * Answers one `/exchange` request: `{status:'ok', response}` or
  * `{status:'err', response:'<text>'}`. Never throws for a bad request.
@@ -61,7 +59,6 @@ export async function handleExchange(
   state: HlFakeState,
   body: Json,
 ): Promise<unknown> {
-  runSchedules(state)
   const action = body.action as Json | undefined
   const nonce = body.nonce
   const signature = body.signature as HlSignature | undefined
@@ -278,44 +275,6 @@ function cancelByCloid(state: HlFakeState, user: string, action: Json) {
     }
   })
   return { status: 'ok', response: { type: 'cancel', data: { statuses } } }
-}
-
-function scheduleCancel(state: HlFakeState, user: string, action: Json) {
-  const map = schedules.get(state) ?? new Map<string, number>()
-  schedules.set(state, map)
-  if (action.time === undefined || action.time === null) {
-    map.delete(user)
-    return { status: 'ok', response: { type: 'default' } }
-  }
-  if (typeof action.time !== 'number') {
-    return err('Failed to deserialize the JSON body into the target type: time')
-  }
-  if (action.time < state.now() + 5_000) {
-    return err(
-      'Scheduled cancel time too early, must be at least 5 seconds after current time.',
-    )
-  }
-  map.set(user, action.time)
-  return { status: 'ok', response: { type: 'default' } }
-}
-
-/** Fires due dead-man switches: cancels every open order of the user. */
-export function runSchedules(state: HlFakeState): void {
-  const map = schedules.get(state)
-  if (!map) return
-  const now = state.now()
-  for (const [user, time] of map) {
-    if (time > now) continue
-    map.delete(user)
-    if (!accountExists(state, user)) continue
-    for (const o of state.exchange.openOrders(user)) {
-      try {
-        state.exchange.cancel(user, o.clientOrderId)
-      } catch {
-        // already gone
-      }
-    }
-  }
 }
 
 async function userSigned(

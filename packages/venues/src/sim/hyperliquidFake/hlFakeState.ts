@@ -38,6 +38,10 @@ export interface HlFakeState {
   readonly ordersByOid: Map<number, HlFakeOrder>
   /** `user|cloid` → oid */
   readonly oidByCloid: Map<string, number>
+  /** user → the time its dead-man switch (`scheduleCancel`) is set for */
+  readonly scheduledCancels: Map<string, number>
+  /** user → times its switch fired, for the limit of 10 a UTC day */
+  readonly cancelTriggers: Map<string, number[]>
   nextPlain: number
 }
 
@@ -60,6 +64,8 @@ export function createHlFakeState(
     builderFees: new Map(),
     ordersByOid: new Map(),
     oidByCloid: new Map(),
+    scheduledCancels: new Map(),
+    cancelTriggers: new Map(),
     nextPlain: 1,
   }
 }

@@ -292,6 +292,7 @@ export function hlStatus(view: VenueOrder): string {
   if (view.state === 'filled') return 'filled'
   if (view.state === 'rejected') return 'rejected'
   if (view.venueStatus.endsWith('Canceled')) return view.venueStatus
+  if (view.venueStatus === 'scheduledCancel') return view.venueStatus
   return 'canceled'
 }
 

@@ -1,7 +1,7 @@
 import { approveIntegratorTx, changePubKeyTx } from './lighterFakeBinding.js'
+import { cancelAllOrdersTx } from './lighterFakeCancelAll.js'
 import { FAKE_CODES, LighterFakeError } from './lighterFakeError.js'
 import {
-  cancelAllOrdersTx,
   cancelOrderTx,
   createOrderTx,
   updateLeverageTx,

@@ -17,7 +17,8 @@ export class LighterFakeError extends Error {
  * 21505, 21602, 21604, 21700, 21701, 21702, 21706, 21710, 21711, 21713,
  * 21727, 21728. Not in any source read, chosen here (unverified): 21100
  * account not found, 21104 invalid nonce, 21109 api key not found, 21120
- * invalid signature, 20013 invalid auth.
+ * invalid signature, 20013 invalid auth, 21714 cancel-all time out of
+ * range.
  */
 export const FAKE_CODES = {
   accountNotFound: 21100,
@@ -37,6 +38,7 @@ export const FAKE_CODES = {
   unsupportedOrderType: 21710,
   invalidExpiry: 21711,
   invalidCancelAllTif: 21713,
+  invalidCancelAllTime: 21714,
   invalidClientOrderIndex: 21727,
   clientOrderIndexExists: 21728,
 } as const

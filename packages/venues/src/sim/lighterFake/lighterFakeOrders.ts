@@ -188,31 +188,6 @@ export function cancelOrderTx(
   return hash
 }
 
-/** CancelAllOrders (16): only the immediate form is simulated. */
-export function cancelAllOrdersTx(
-  state: LighterFakeState,
-  env: TxEnvelope,
-  publicKeyHex: string,
-): string {
-  const tif = num(env.info, 'TimeInForce')
-  const time = num(env.info, 'Time')
-  const hash = verifyL2(state, env, [tif, time], publicKeyHex)
-  checkFreshness(state, env)
-  if (tif !== 0 || time !== 0) {
-    throw refuse(
-      FAKE_CODES.invalidCancelAllTif,
-      'invalid cancel all time in force (the fake cancels immediately only)',
-    )
-  }
-  consumeNonce(state, env)
-  for (const o of state.ordersByIndex.values()) {
-    if (o.accountIndex === env.accountIndex && isLive(state, o)) {
-      state.exchange.cancel(o.owner, o.engineId, o.market.symbol)
-    }
-  }
-  return hash
-}
-
 /** UpdateLeverage (20): leverage = floor(10 000 / fraction). */
 export function updateLeverageTx(
   state: LighterFakeState,

@@ -59,7 +59,8 @@ export function parseEnvelope(form: URLSearchParams): TxEnvelope {
   }
 }
 
-function attributesOf(info: TxInfo): Map<number, number> | null {
+/** The tx's `L2TxAttributes` by type; null when none. */
+export function attributesOf(info: TxInfo): Map<number, number> | null {
   const raw = info.L2TxAttributes
   if (raw === null || raw === undefined) return null
   if (typeof raw !== 'object' || Array.isArray(raw)) throw bad('L2TxAttributes')
