@@ -1,22 +1,13 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { bundleCli } from './support/bundleCli.js'
+import { freePort } from './support/freePort.js'
 
 const run = promisify(execFile)
-
-async function freePort(): Promise<number> {
-  const s = createServer()
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r))
-  const { port } = s.address() as AddressInfo
-  await new Promise((r) => s.close(r))
-  return port
-}
 
 /**
  * A new user on a fresh `dn up`: a dev wallet, play money on the simulated

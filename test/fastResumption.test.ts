@@ -1,7 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { type ComposedVenues, composeVenues, deriveKey } from '@dn/cli'
@@ -18,6 +16,7 @@ import { createSimVenues } from '@dn/venues'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { FEE_CONFIG } from './support/bindingFixtures.js'
 import { bundleCli } from './support/bundleCli.js'
+import { freePort } from './support/freePort.js'
 import { TEST_MASTER_HEX } from './support/spawnDn.js'
 import { createOwnerWithKey, type TestOwner } from './support/testService.js'
 import { newWallet } from './support/wallet.js'
@@ -30,14 +29,6 @@ const MARKETS: readonly [VenueId, string, number][] = [
   ['hl', 'BTC', 0.001],
   ['aster', 'BTCUSDT', 0.002],
 ]
-
-async function freePort(): Promise<number> {
-  const s = createServer()
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r))
-  const { port } = s.address() as AddressInfo
-  await new Promise((r) => s.close(r))
-  return port
-}
 
 /**
  * `dn up` SIGKILLed and restarted on the same data folder every 5 s for a
