@@ -6,6 +6,7 @@ import {
 } from '@dn/core'
 import { isObj } from '../../wire/jsonFields.js'
 import { scheduleCancelAction } from '../signing/orderAction.js'
+import { hlExchangeResponse } from './hlExchangeResponse.js'
 
 /**
  * Hyperliquid's dead-man switch, the `scheduleCancel` L1 action: one per
@@ -60,14 +61,7 @@ export async function armHlCancelAll(
     )
   }
   const raw = await signedPost(cred, action, now + SWITCH_ACTION_TTL_MS)
-  if (isObj(raw) && raw.status === 'err') {
-    throw new VenueRejectedError(
-      typeof raw.response === 'string'
-        ? raw.response
-        : JSON.stringify(raw.response),
-    )
-  }
-  const response = isObj(raw) && raw.status === 'ok' ? raw.response : null
+  const response = hlExchangeResponse(raw)
   if (!isObj(response) || response.type !== 'default') {
     throw new UncertainSubmissionError(
       `hyperliquid scheduleCancel: unexpected answer ${JSON.stringify(raw)?.slice(0, 200)}`,

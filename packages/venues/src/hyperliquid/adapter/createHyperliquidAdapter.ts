@@ -43,6 +43,7 @@ import {
 } from '../signing/orderAction.js'
 import type { HlStream } from '../stream/createHlMarketStream.js'
 import { armHlCancelAll, HL_CANCEL_ALL_SWITCH } from './armHlCancelAll.js'
+import { hlExchangeResponse } from './hlExchangeResponse.js'
 import { hlFillAverage } from './hlFillAverage.js'
 import {
   createHlBudget,
@@ -509,14 +510,7 @@ function owner(cred: VenueCredential): string {
 
 /** The one per-item status of an `order` or `cancel` answer. */
 function singleStatus(raw: unknown, type: 'order' | 'cancel'): unknown {
-  if (isObj(raw) && raw.status === 'err') {
-    throw new VenueRejectedError(
-      typeof raw.response === 'string'
-        ? raw.response
-        : JSON.stringify(raw.response),
-    )
-  }
-  const response = isObj(raw) && raw.status === 'ok' ? raw.response : null
+  const response = hlExchangeResponse(raw)
   const data = isObj(response) && response.type === type ? response.data : null
   const statuses = isObj(data) ? data.statuses : null
   if (!Array.isArray(statuses) || statuses.length !== 1) {
