@@ -1,6 +1,7 @@
 import { RequestBudgetError } from '../errors/venue.js'
 import type { Clock } from '../ports/clock.js'
 import { systemClock } from '../ports/clock.js'
+import { REQUEST_PRIORITIES, type RequestPriority } from './requestPriority.js'
 import {
   createSharedGrants,
   type GrantNeed,
@@ -13,19 +14,7 @@ import {
   waitToFit,
 } from './weightedLog.js'
 
-/**
- * Who waits for a venue's budget, most urgent first: order sends, cancels
- * and close/unwind/protection legs; reads for tasks near a rule threshold
- * and order lookups; routine monitoring; funding history.
- */
-export type RequestPriority = 'order' | 'urgent' | 'routine' | 'history'
-
-export const REQUEST_PRIORITIES: readonly RequestPriority[] = [
-  'order',
-  'urgent',
-  'routine',
-  'history',
-]
+export { REQUEST_PRIORITIES, type RequestPriority }
 
 /**
  * Share of the budget each priority may fill. Reads stop short of the

@@ -1,5 +1,5 @@
 import type { VenueBudgetRepo } from '../ports/store.js'
-import type { RequestPriority } from './requestBudget.js'
+import type { RequestPriority } from './requestPriority.js'
 
 /**
  * Weight a process reserved from a budget shared by every process of a

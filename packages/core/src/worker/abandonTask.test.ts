@@ -16,9 +16,9 @@ import type {
 } from '../ports/venueAdapter.js'
 import { createAesGcmSecrets } from '../secrets/createAesGcmSecrets.js'
 import { abandonTask } from './abandonTask.js'
-import type { TaskStep } from './processTask.js'
 import { credentialAad } from './resolveCredential.js'
 import { legClientOrderId } from './taskLegOrders.js'
+import type { TaskStep } from './taskStep.js'
 import type { WorkerDeps } from './workerDeps.js'
 
 const NOW = Date.UTC(2030, 0, 1, 12)
@@ -132,6 +132,8 @@ function bed(over: Partial<TaskRecord> = {}) {
       return task
     },
     io: () => Promise.reject(new Error('abandonTask resolves legs itself')),
+    startOperation: () =>
+      Promise.reject(new Error('abandonTask starts no operation')),
   }
   return { step, calls, known, rows, logs }
 }

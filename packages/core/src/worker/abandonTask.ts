@@ -2,7 +2,6 @@ import type { Leg, LegOrder, TaskOperation } from '../domain/taskEngineState.js'
 import { CredentialUnavailableError } from '../errors/worker.js'
 import { dec } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
-import { RETRY_MS, type TaskStep } from './processTask.js'
 import { credentialErrorText } from './resolveCredential.js'
 import { retryNote } from './retryNote.js'
 import { SEND_WINDOW_MS } from './sendWindow.js'
@@ -19,6 +18,7 @@ import {
 } from './taskLegOrders.js'
 import { readMarkets, withLegLocks } from './taskMarkets.js'
 import { bookFills } from './taskOperations.js'
+import { RETRY_MS, type TaskStep } from './taskStep.js'
 
 const LEGS: readonly Leg[] = ['long', 'short']
 

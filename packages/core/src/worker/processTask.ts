@@ -3,7 +3,6 @@ import {
   EMPTY_ENGINE_STATE,
   type Leg,
   type LegOrder,
-  type TaskEngineState,
   type TaskOperation,
 } from '../domain/taskEngineState.js'
 import {
@@ -11,7 +10,6 @@ import {
   VenueUnavailableError,
 } from '../errors/venue.js'
 import { CredentialUnavailableError, FencedOutError } from '../errors/worker.js'
-import type { TaskPatch } from '../ports/store.js'
 import { msToIso } from '../util/time.js'
 import { abandonTask } from './abandonTask.js'
 import { retryNote } from './retryNote.js'
@@ -27,6 +25,7 @@ import {
 import { withLegLocks } from './taskMarkets.js'
 import { completeOperation } from './taskOperations.js'
 import { monitorTask, openTask, startClose, startResize } from './taskPhases.js'
+import { RETRY_MS, type TaskStep } from './taskStep.js'
 import type { WorkerDeps } from './workerDeps.js'
 
 /** Statuses the task worker claims. */
@@ -37,21 +36,7 @@ export const ACTIVE_TASK_STATUSES: readonly TaskStatus[] = [
   'closing',
 ]
 
-/** How often a running task is monitored. */
-export const MONITOR_MS = 1_000
-/** Retry delay while a venue cannot be reached. */
-export const RETRY_MS = 2_000
-
-/** One step's view of a claimed task, with fenced writes. */
-export interface TaskStep {
-  readonly deps: WorkerDeps
-  readonly now: number
-  readonly task: TaskRecord
-  readonly state: TaskEngineState
-  save(patch: Omit<TaskPatch, 'updatedAt'>): Promise<TaskRecord>
-  /** venue, market and decrypted credential of each leg */
-  io(): Promise<Record<Leg, LegIo>>
-}
+export { MONITOR_MS, RETRY_MS, type TaskStep } from './taskStep.js'
 
 /**
  * Advances one claimed task. An operation in flight (its leg orders were
@@ -93,6 +78,7 @@ export async function processTask(
       }
       return io
     },
+    startOperation: (kind, seq, legs) => startOperation(step, kind, seq, legs),
   }
   const next = await retryingOutages(step, async () => {
     try {

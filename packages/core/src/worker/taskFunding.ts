@@ -1,8 +1,8 @@
 import type { Leg } from '../domain/taskEngineState.js'
 import { type Decimal, dec, decString } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
-import type { TaskStep } from './processTask.js'
 import { marketOf } from './taskLegOrders.js'
+import type { TaskStep } from './taskStep.js'
 
 const LEGS: readonly Leg[] = ['long', 'short']
 

@@ -2,8 +2,8 @@ import type { Leg } from '../domain/taskEngineState.js'
 import type { MarketQuote, MarketRules } from '../ports/marketData.js'
 import { type Decimal, dec } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
-import type { TaskStep } from './processTask.js'
 import { marketOf, venueOf } from './taskLegOrders.js'
+import type { TaskStep } from './taskStep.js'
 
 export type LegMarket = { rules: MarketRules; quote: MarketQuote }
 

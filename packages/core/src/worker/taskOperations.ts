@@ -2,10 +2,10 @@ import type { TaskRecord } from '../domain/task.js'
 import type { Leg, LegOrder, TaskOperation } from '../domain/taskEngineState.js'
 import { dec, decString } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
-import { MONITOR_MS, startOperation, type TaskStep } from './processTask.js'
 import { bookFunding, settlementUnbooked } from './taskFunding.js'
 import { newLegOrder } from './taskLegOrders.js'
 import { readMarkets } from './taskMarkets.js'
+import { MONITOR_MS, type TaskStep } from './taskStep.js'
 
 const LEGS: readonly Leg[] = ['long', 'short']
 
@@ -211,5 +211,5 @@ async function unwind(step: TaskStep, leg: Leg): Promise<number | null> {
     m[leg],
     500,
   )
-  return startOperation(step, 'unwind', seq, { [leg]: order })
+  return step.startOperation('unwind', seq, { [leg]: order })
 }

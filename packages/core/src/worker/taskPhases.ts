@@ -5,7 +5,6 @@ import type { MarketQuote, MarketRules } from '../ports/marketData.js'
 import { dec, decString, floorToStep } from '../util/decimal.js'
 import { msToIso, nextHourAfter } from '../util/time.js'
 import { closeStart, evaluateRunningTask } from './evaluateRunningTask.js'
-import { MONITOR_MS, startOperation, type TaskStep } from './processTask.js'
 import { bookFunding, FUNDING_READ_LAG_MS } from './taskFunding.js'
 import {
   CLOSE_SLIPPAGE_BPS,
@@ -14,6 +13,7 @@ import {
   TASK_SLIPPAGE_BPS,
 } from './taskLegOrders.js'
 import { fundingApyPct, readMarkets } from './taskMarkets.js'
+import { MONITOR_MS, type TaskStep } from './taskStep.js'
 
 const LEGS: readonly Leg[] = ['long', 'short']
 /** A pending task whose entry rules are not met looks again after this. */
@@ -60,7 +60,7 @@ export async function openTask(step: TaskStep): Promise<number | null> {
   }
   const size = decString(base)
   const seq = step.state.seq + 1
-  return startOperation(step, 'open', seq, {
+  return step.startOperation('open', seq, {
     long: newLegOrder(
       task,
       seq,
@@ -149,7 +149,7 @@ export async function startClose(
       CLOSE_SLIPPAGE_BPS,
     )
   }
-  return startOperation(step, 'close', seq, legs)
+  return step.startOperation('close', seq, legs)
 }
 
 /** Moves each leg toward its total base target. */
@@ -198,7 +198,7 @@ export async function startResize(step: TaskStep): Promise<number | null> {
     await step.save({ status: 'running', resizeRequest: null })
     return now + MONITOR_MS
   }
-  return startOperation(step, 'resize', seq, legs)
+  return step.startOperation('resize', seq, legs)
 }
 
 /** A running task's accounts are read at least this often. */

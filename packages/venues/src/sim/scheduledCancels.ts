@@ -1,18 +1,11 @@
 import { isLive, setOrderState } from './simOrder.js'
-import { accountOf, type SimState } from './simState.js'
+import {
+  accountOf,
+  type SimScheduledCancel,
+  type SimState,
+} from './simState.js'
 
-/**
- * A venue's dead-man switch on the engine: at `at` (the engine's clock)
- * every resting order of the owner, on `market` or on every market, is
- * cancelled, as an event in time order with the mark steps and funding.
- */
-export interface SimScheduledCancel {
-  /** lowercased */
-  readonly owner: string
-  /** null: every market of the account */
-  readonly market: string | null
-  readonly at: number
-}
+export type { SimScheduledCancel }
 
 const key = (owner: string, market: string | null) =>
   `${owner.toLowerCase()}|${market ?? '*'}`

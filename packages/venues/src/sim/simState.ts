@@ -9,7 +9,6 @@ import {
   VenueRejectedError,
 } from '@dn/core'
 import { createMarkWalk, type MarkWalk } from './createMarkWalk.js'
-import type { SimScheduledCancel } from './scheduledCancels.js'
 import { hashSeed, seededRandom } from './seededRandom.js'
 import type { SimMarket } from './simMarkets.js'
 import type { SimOrder } from './simOrder.js'
@@ -197,4 +196,17 @@ export function settingsOf(
 /** The current mark of a listed market. */
 export function markOf(state: SimState, symbol: string): Decimal {
   return state.markets.get(symbol)?.walk.mark ?? dec(0)
+}
+
+/**
+ * A venue's dead-man switch on the engine: at `at` (the engine's clock)
+ * every resting order of the owner, on `market` or on every market, is
+ * cancelled, as an event in time order with the mark steps and funding.
+ */
+export interface SimScheduledCancel {
+  /** lowercased */
+  readonly owner: string
+  /** null: every market of the account */
+  readonly market: string | null
+  readonly at: number
 }

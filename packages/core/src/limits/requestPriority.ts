@@ -1,0 +1,13 @@
+/**
+ * Who waits for a venue's budget, most urgent first: order sends, cancels
+ * and close/unwind/protection legs; reads for tasks near a rule threshold
+ * and order lookups; routine monitoring; funding history.
+ */
+export type RequestPriority = 'order' | 'urgent' | 'routine' | 'history'
+
+export const REQUEST_PRIORITIES: readonly RequestPriority[] = [
+  'order',
+  'urgent',
+  'routine',
+  'history',
+]
