@@ -37,6 +37,14 @@ module.exports = {
       },
     },
     {
+      name: 'adapters-without-the-simulator',
+      severity: 'error',
+      comment:
+        'the production adapters (@dn/venues) never load the simulator, its fakes or test beds (@dn/venues/sim)',
+      from: { path: '^packages/venues/src/(?!sim/)' },
+      to: { path: '^packages/venues/src/sim/' },
+    },
+    {
       name: 'server-below-cli',
       severity: 'error',
       from: { path: '^packages/server/src' },

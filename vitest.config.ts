@@ -17,6 +17,10 @@ export default defineConfig({
         replacement: src('core/src/store/postgres.ts'),
       },
       { find: /^@dn\/core$/, replacement: src('core/src/index.ts') },
+      {
+        find: /^@dn\/venues\/sim$/,
+        replacement: src('venues/src/sim/index.ts'),
+      },
       { find: /^@dn\/venues$/, replacement: src('venues/src/index.ts') },
       { find: /^@dn\/server$/, replacement: src('server/src/index.ts') },
       { find: /^@dn\/client$/, replacement: src('client/src/index.ts') },

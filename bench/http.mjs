@@ -14,7 +14,7 @@ import {
 } from '../packages/core/dist/index.js'
 import { createSqliteStore } from '../packages/core/dist/store/sqlite.js'
 import { silentLogger, startHttpServer } from '../packages/server/dist/index.js'
-import { createSimMarketData } from '../packages/venues/dist/index.js'
+import { createSimMarketData } from '../packages/venues/dist/sim/index.js'
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20)

@@ -33,7 +33,7 @@ import {
 } from '../packages/core/dist/index.js'
 import { createSqliteStore } from '../packages/core/dist/store/sqlite.js'
 import { silentLogger, startHttpServer } from '../packages/server/dist/index.js'
-import { createSimVenues } from '../packages/venues/dist/index.js'
+import { createSimVenues } from '../packages/venues/dist/sim/index.js'
 
 const env = process.env
 const ORDERS = Number(env.BENCH_ORDERS ?? 300)

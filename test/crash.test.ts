@@ -10,13 +10,13 @@ import {
   VENUES,
   type VenueId,
 } from '@dn/core'
+import { lighterClientOrderIndex } from '@dn/venues'
 import {
   createSimVenues,
   type FaucetServer,
-  lighterClientOrderIndex,
   type SimVenues,
   startFaucetServer,
-} from '@dn/venues'
+} from '@dn/venues/sim'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { seededRandom } from '../packages/venues/src/sim/seededRandom.js'
 import { bindAtVenue } from './support/bindAtVenue.js'

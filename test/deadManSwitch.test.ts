@@ -4,13 +4,13 @@ import { rmSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { type ComposedVenues, composeVenues } from '@dn/cli'
 import { roundPrice, VENUES, type VenueId } from '@dn/core'
+import { lighterClientOrderIndex } from '@dn/venues'
 import {
   createSimVenues,
   type FaucetServer,
-  lighterClientOrderIndex,
   type SimVenues,
   startFaucetServer,
-} from '@dn/venues'
+} from '@dn/venues/sim'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { bindAtVenue } from './support/bindAtVenue.js'
 import { FEE_CONFIG } from './support/bindingFixtures.js'

@@ -12,7 +12,7 @@ import {
   type VenueId,
 } from '@dn/core'
 import { createSqliteStore } from '@dn/core/sqlite'
-import { createSimVenues } from '@dn/venues'
+import { createSimVenues } from '@dn/venues/sim'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { FEE_CONFIG } from './support/bindingFixtures.js'
 import { bundleCli } from './support/bundleCli.js'

@@ -11,7 +11,7 @@ import {
   type FaucetServer,
   type SimVenues,
   startFaucetServer,
-} from '@dn/venues'
+} from '@dn/venues/sim'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { bundleCli } from './support/bundleCli.js'
 import { marketOrder } from './support/httpFixtures.js'

@@ -1,11 +1,8 @@
 import { type ComposedVenues, deriveKey } from '@dn/cli'
 import type { DnClient } from '@dn/client'
 import { createAesGcmSecrets, resolveCredential } from '@dn/core'
-import {
-  createHyperliquidAdapter,
-  type SimVenues,
-  signL1Action,
-} from '@dn/venues'
+import { createHyperliquidAdapter, signL1Action } from '@dn/venues'
+import type { SimVenues } from '@dn/venues/sim'
 import type { Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'

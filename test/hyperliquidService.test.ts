@@ -1,6 +1,6 @@
 import type { ComposedVenues } from '@dn/cli'
 import type { DnClient } from '@dn/client'
-import type { SimVenues } from '@dn/venues'
+import type { SimVenues } from '@dn/venues/sim'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { FEE_CONFIG } from './support/bindingFixtures.js'

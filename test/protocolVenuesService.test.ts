@@ -14,11 +14,8 @@ import {
   startWorker,
   type VenueId,
 } from '@dn/core'
-import {
-  createLighterAdapter,
-  lighterClientOrderIndex,
-  type SimVenues,
-} from '@dn/venues'
+import { createLighterAdapter, lighterClientOrderIndex } from '@dn/venues'
+import type { SimVenues } from '@dn/venues/sim'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { FEE_CONFIG } from './support/bindingFixtures.js'

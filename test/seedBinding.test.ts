@@ -1,5 +1,5 @@
 import { composeVenues, PROTOCOL_VENUES } from '@dn/cli'
-import { createSimVenues } from '@dn/venues'
+import { createSimVenues } from '@dn/venues/sim'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { FEE_CONFIG } from './support/bindingFixtures.js'

@@ -5,7 +5,7 @@ import {
   createSimVenues,
   type FaucetServer,
   startFaucetServer,
-} from '@dn/venues'
+} from '@dn/venues/sim'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { bundleCli } from './support/bundleCli.js'
 import {

@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup'
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  entry: { index: 'src/index.ts', 'sim/index': 'src/sim/index.ts' },
   format: ['esm'],
   target: 'node20',
   sourcemap: true,

@@ -16,7 +16,7 @@ import {
   createSimVenues,
   type SimBinder,
   type SimVenues,
-} from '@dn/venues'
+} from '@dn/venues/sim'
 import Database from 'better-sqlite3'
 import pg from 'pg'
 import type { PrivateKeyAccount } from 'viem/accounts'

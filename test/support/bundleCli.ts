@@ -10,6 +10,7 @@ const ENTRIES: Record<string, string> = {
   '@dn/core/postgres': 'packages/core/src/store/postgres.ts',
   '@dn/server': 'packages/server/src/index.ts',
   '@dn/venues': 'packages/venues/src/index.ts',
+  '@dn/venues/sim': 'packages/venues/src/sim/index.ts',
   '@dn/client': 'packages/client/src/index.ts',
 }
 

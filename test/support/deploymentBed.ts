@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { type ComposedVenues, composeVenues } from '@dn/cli'
-import { createSimVenues } from '@dn/venues'
+import { createSimVenues } from '@dn/venues/sim'
 import { FEE_CONFIG } from './bindingFixtures.js'
 import { bundleCli } from './bundleCli.js'
 import { type SpawnedDn, spawnDn } from './spawnDn.js'

@@ -15,7 +15,7 @@ import {
   type VenueAdapter,
   type VenueId,
 } from '@dn/core'
-import { createSimVenues, type SimVenues } from '@dn/venues'
+import { createSimVenues, type SimVenues } from '@dn/venues/sim'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { expect } from 'vitest'
 import {

@@ -19,7 +19,7 @@ import {
   silentLogger,
   startHttpServer,
 } from '@dn/server'
-import { createSimMarketData } from '@dn/venues'
+import { createSimMarketData } from '@dn/venues/sim'
 import pg from 'pg'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { newNonce, newWallet, signWalletMessage } from './wallet.js'

@@ -8,7 +8,7 @@ import {
   type VenueId,
   type WorkerDeps,
 } from '@dn/core'
-import { createSimVenues, type SimVenues } from '@dn/venues'
+import { createSimVenues, type SimVenues } from '@dn/venues/sim'
 import { expect } from 'vitest'
 import {
   bindVenues,

@@ -4,7 +4,7 @@ import {
   type VenueBinder,
   type VenueId,
 } from '@dn/core'
-import { createSimRpcAdapter } from '@dn/venues'
+import { createSimRpcAdapter } from '@dn/venues/sim'
 import {
   composeProtocolVenues,
   PROTOCOL_VENUES,

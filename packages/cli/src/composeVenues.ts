@@ -9,17 +9,19 @@ import {
 } from '@dn/core'
 import {
   ASTER_MAX_BUILDER_FEE_RATE,
+  generateLighterKeyPair,
+  pickLighterApiKeySlot,
+} from '@dn/venues'
+import {
   type AsterFake,
   type FakeBucketUsage,
-  generateLighterKeyPair,
   type HyperliquidFake,
   type LighterFake,
-  pickLighterApiKeySlot,
   type SimVenues,
   startAsterFake,
   startHyperliquidFake,
   startLighterFake,
-} from '@dn/venues'
+} from '@dn/venues/sim'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import {
   composeProtocolVenues,

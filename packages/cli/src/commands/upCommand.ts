@@ -5,7 +5,7 @@ import {
   type WorkerStopReport,
 } from '@dn/core'
 import { startHttpServer } from '@dn/server'
-import { createSimVenues, startFaucetServer } from '@dn/venues'
+import { createSimVenues, startFaucetServer } from '@dn/venues/sim'
 import type { Command } from 'commander'
 import {
   addVenueUrlOptions,

@@ -1,6 +1,6 @@
 import { createLighterAdapter } from '../lighter/adapter/createLighterAdapter.js'
 import type { LighterVenue } from '../lighter/binding/lighterVenue.js'
-import { openLighterTestBed } from '../lighter/lighterTestBed.js'
+import { openLighterTestBed } from '../sim/testing/lighterTestBed.js'
 import { runVenueAdapterContract } from './venueAdapter.contract.js'
 
 for (const [venue, seed] of [

@@ -1,7 +1,10 @@
 import type { VenueAdapter, VenueCredential, VenuePosition } from '@dn/core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { fillLighterBed } from '../fillLighterBed.js'
-import { type LighterTestBed, openLighterTestBed } from '../lighterTestBed.js'
+import { fillLighterBed } from '../../sim/testing/fillLighterBed.js'
+import {
+  type LighterTestBed,
+  openLighterTestBed,
+} from '../../sim/testing/lighterTestBed.js'
 import { generateLighterKeyPair } from '../signer/lighterKeys.js'
 import {
   createLighterAccountStreams,

@@ -1,6 +1,9 @@
 import { dec, roundPrice, VenueRejectedError } from '@dn/core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { type LighterTestBed, openLighterTestBed } from '../lighterTestBed.js'
+import {
+  type LighterTestBed,
+  openLighterTestBed,
+} from '../../sim/testing/lighterTestBed.js'
 import { createLighterAdapter } from './createLighterAdapter.js'
 import type { LighterRejectedError } from './lighterRejectedError.js'
 

@@ -7,7 +7,10 @@ import {
   VenueUnavailableError,
 } from '@dn/core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { type LighterTestBed, openLighterTestBed } from '../lighterTestBed.js'
+import {
+  type LighterTestBed,
+  openLighterTestBed,
+} from '../../sim/testing/lighterTestBed.js'
 import { createLighterAdapter } from './createLighterAdapter.js'
 import { createLighterNonceManager } from './createLighterNonceManager.js'
 import { LighterRejectedError } from './lighterRejectedError.js'

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { fillLighterBed } from '../../lighter/fillLighterBed.js'
+import { createLighterAuthToken } from '../../lighter/signer/authToken.js'
+import { LIGHTER_WS_CODES } from '../../lighter/stream/lighterWsLimits.js'
+import { fillLighterBed } from '../testing/fillLighterBed.js'
 import {
   type LighterTestBed,
   openLighterTestBed,
-} from '../../lighter/lighterTestBed.js'
-import { createLighterAuthToken } from '../../lighter/signer/authToken.js'
-import { LIGHTER_WS_CODES } from '../../lighter/stream/lighterWsLimits.js'
+} from '../testing/lighterTestBed.js'
 import { connectFrameClient, type Frame } from '../wsFrameClient.js'
 
 const connect = connectFrameClient

@@ -1,13 +1,13 @@
 import type { BindingConfig, Clock, VenueCredential } from '@dn/core'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { createLighterBinder } from '../../lighter/binder/createLighterBinder.js'
+import type { LighterVenue } from '../../lighter/binding/lighterVenue.js'
 import {
   type LighterFake,
   type LighterFakeOptions,
   startLighterFake,
-} from '../sim/lighterFake/startLighterFake.js'
-import { createSimExchange, type SimExchange } from '../sim/simExchange.js'
-import { createLighterBinder } from './binder/createLighterBinder.js'
-import type { LighterVenue } from './binding/lighterVenue.js'
+} from '../lighterFake/startLighterFake.js'
+import { createSimExchange, type SimExchange } from '../simExchange.js'
 
 /** A funded wallet bound to a Lighter fake, ready to trade. */
 export interface LighterTestBed {
