@@ -41,7 +41,7 @@ export const FEE_CONFIG: BindingConfig = {
 }
 
 export type CallResult = Awaited<ReturnType<typeof call>>
-export type Target = {
+type Target = {
   venue: VenueId
   accountIndex?: number
   signatureChainId?: number
@@ -161,7 +161,7 @@ export function allTargets(bed: BindingBed, owner: string): Target[] {
   ]
 }
 
-export interface PrepareOptions {
+interface PrepareOptions {
   nonce?: string
   expiresAt?: number
   /** the owner field sent (default: the wallet, lowercased) */

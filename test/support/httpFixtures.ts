@@ -50,7 +50,7 @@ export async function fails(
   return r
 }
 
-export interface PostOptions {
+interface PostOptions {
   idem?: string | null
   headers?: Record<string, string>
   rawBody?: string

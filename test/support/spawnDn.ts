@@ -4,7 +4,7 @@ import type { TestService } from './testService.js'
 /** The master key every test service is composed with, as `dn` reads it. */
 export const TEST_MASTER_HEX = '07'.repeat(32)
 /** a port nothing listens on: no simulator in a deployment */
-export const NO_SIM = 'http://127.0.0.1:9'
+const NO_SIM = 'http://127.0.0.1:9'
 
 export interface SpawnedDn {
   readonly child: ChildProcess

@@ -33,7 +33,7 @@ export function dialects(): Dialect[] {
   return process.env.DN_TEST_PG_URL ? ['sqlite', 'postgres'] : ['sqlite']
 }
 
-export interface TestStore {
+interface TestStore {
   readonly store: Store
   /** the SQLite file (sqlite dialect only) */
   readonly file?: string
@@ -46,7 +46,7 @@ export interface TestStore {
  * A fresh store: a temp SQLite file, or a PostgreSQL schema of its own so
  * tables (workers included) are never shared between test files.
  */
-export async function openTestStore(dialect: Dialect): Promise<TestStore> {
+async function openTestStore(dialect: Dialect): Promise<TestStore> {
   if (dialect === 'postgres') {
     const connectionString = process.env.DN_TEST_PG_URL
     if (!connectionString) throw new Error('DN_TEST_PG_URL is not set')

@@ -88,7 +88,7 @@ export interface ProtocolVenueOptions {
     | undefined
 }
 
-export interface ProtocolVenues {
+interface ProtocolVenues {
   readonly adapters: Partial<Record<VenueId, VenueAdapter>>
   readonly binders: Partial<Record<VenueId, VenueBinder>>
   /** Closes the venues' streams. */
@@ -332,7 +332,7 @@ export function protocolVenueOptions(
 }
 
 /** `DN_VENUE_BUDGET_SHARE`: a fraction in (0, 1]; a bad value stops the start. */
-export function budgetShareFromEnv(env: NodeJS.ProcessEnv): number {
+function budgetShareFromEnv(env: NodeJS.ProcessEnv): number {
   const raw = env.DN_VENUE_BUDGET_SHARE
   if (raw === undefined || raw === '') return 0.5
   const share = Number(raw)
@@ -345,7 +345,7 @@ export function budgetShareFromEnv(env: NodeJS.ProcessEnv): number {
 }
 
 /** `DN_LIGHTER_TIER`: the Lighter account tier whose limits apply. */
-export function lighterTierFromEnv(env: NodeJS.ProcessEnv): LighterTier {
+function lighterTierFromEnv(env: NodeJS.ProcessEnv): LighterTier {
   const raw = env.DN_LIGHTER_TIER ?? 'standard'
   if (!(LIGHTER_TIERS as readonly string[]).includes(raw)) {
     throw new RangeError(

@@ -2,7 +2,7 @@ import { createHmac, hkdfSync, randomBytes } from 'node:crypto'
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
-export interface MasterKeySource {
+interface MasterKeySource {
   readonly key: Buffer
   /** where it came from, for the start-up message */
   readonly origin: 'env' | 'file' | 'created'
@@ -61,7 +61,7 @@ export function deriveKey(master: Buffer, purpose: string): Buffer {
 }
 
 /** What identifies a master key without revealing it (16 bytes, hex). */
-export function masterKeyFingerprint(master: Buffer): string {
+function masterKeyFingerprint(master: Buffer): string {
   return createHmac('sha256', deriveKey(master, 'fingerprint'))
     .update('dn master key')
     .digest('hex')
@@ -69,7 +69,7 @@ export function masterKeyFingerprint(master: Buffer): string {
 }
 
 /** Thrown when a process's master key is not the one its database holds. */
-export class MasterKeyMismatchError extends Error {
+class MasterKeyMismatchError extends Error {
   override name = 'MasterKeyMismatchError'
   readonly code = 'master_key_mismatch'
 }

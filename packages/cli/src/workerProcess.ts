@@ -7,7 +7,7 @@ import type { WorkerProcess } from '@dn/core'
  * enough, since two containers may share one and a pid means something
  * only inside its namespace, and a reboot starts pids again.
  */
-export function hostIdentity(): string | null {
+function hostIdentity(): string | null {
   try {
     const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()
     const pidNamespace = readlinkSync('/proc/self/ns/pid')
@@ -18,7 +18,7 @@ export function hostIdentity(): string | null {
 }
 
 /** Whether `pid` runs here: signal 0 checks without sending anything. */
-export function isRunning(pid: number): boolean {
+function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0)
     return true

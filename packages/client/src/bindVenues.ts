@@ -6,7 +6,7 @@ import { newNonce, signWalletAction, type WalletSigner } from './walletAuth.js'
 const SETTLED = ['bound', 'partial_success', 'failed']
 
 /** Signs one venue sign request exactly as returned by the service. */
-export async function signRequest(
+async function signRequest(
   signer: WalletSigner,
   r: SignRequest,
 ): Promise<string> {

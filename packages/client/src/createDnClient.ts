@@ -238,4 +238,6 @@ export function createDnClient(o: DnClientOptions) {
 }
 
 export type DnClient = ReturnType<typeof createDnClient>
-export { DnApiError }
+{
+  DnApiError
+}

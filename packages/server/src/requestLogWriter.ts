@@ -8,7 +8,7 @@ export interface RequestLogWriter {
   flush(): Promise<void>
 }
 
-export interface RequestLogWriterOptions {
+interface RequestLogWriterOptions {
   readonly store: Store
   readonly logger: Logger
   /** rows kept per key and family */

@@ -21,7 +21,7 @@ export interface Route {
   readonly handler: Handler
 }
 
-export type RouteMatch =
+type RouteMatch =
   | {
       readonly kind: 'found'
       readonly route: Route

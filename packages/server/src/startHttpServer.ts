@@ -43,14 +43,14 @@ export interface ServerCloseReport {
 }
 
 /** How long a closing server waits for the requests in flight. */
-export const HTTP_CLOSE_DEADLINE_MS = 10_000
+const HTTP_CLOSE_DEADLINE_MS = 10_000
 
 /** A connection silent this long is closed. */
-export const HTTP_IDLE_TIMEOUT_MS = 60_000
+const HTTP_IDLE_TIMEOUT_MS = 60_000
 /** A request's headers must arrive within this. */
-export const HTTP_HEADERS_TIMEOUT_MS = 10_000
+const HTTP_HEADERS_TIMEOUT_MS = 10_000
 /** A whole request (headers and body) must arrive within this. */
-export const HTTP_REQUEST_TIMEOUT_MS = 60_000
+const HTTP_REQUEST_TIMEOUT_MS = 60_000
 
 /** Listens and resolves once the port is bound. */
 export async function startHttpServer(

@@ -46,10 +46,7 @@ const DEFAULT_SIM_URL = process.env.DN_SIM_URL ?? 'http://127.0.0.1:8081'
  * simulated venues (with their faucet) in one process on embedded SQLite.
  * `dn serve`: the HTTP API alone, for a deployment with separate workers.
  */
-export async function runUp(
-  flags: UpFlags,
-  mode: 'up' | 'serve',
-): Promise<void> {
+async function runUp(flags: UpFlags, mode: 'up' | 'serve'): Promise<void> {
   const env = process.env
   const { masterKey, store } = await openRuntime(flags, mode === 'up')
   const bindingConfig = bindingConfigFromEnv(env)

@@ -23,7 +23,7 @@ function client(flags: ClientFlags) {
 }
 
 /** `hl,aster,lighter:12` → binding targets. */
-export function parseTargets(list: string, rebind: boolean): BindingTarget[] {
+function parseTargets(list: string, rebind: boolean): BindingTarget[] {
   return list.split(',').map((item) => {
     const [venue, index] = item.trim().split(':')
     if (venue === 'lighter' || venue === 'lighter-mainnet') {

@@ -1,7 +1,7 @@
 import { AppError } from './appError.js'
 
 /** The `{error, code}` body every key-authenticated route answers with. */
-export interface ErrorBody {
+interface ErrorBody {
   readonly error: string
   readonly code: string
   readonly [extra: string]: unknown

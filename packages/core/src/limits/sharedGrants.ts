@@ -31,7 +31,7 @@ export interface GrantNeed {
   readonly weight: number
 }
 
-export interface SharedGrants {
+interface SharedGrants {
   /**
    * 0 when every need is covered by unexpired grants of its priority;
    * else asks the store for what is missing (once at a time per bucket

@@ -7,7 +7,7 @@ import { type ColumnKind, columnSqlType } from './rowMappers.js'
 const ROWS_PER_STATEMENT = 100
 
 /** One row's new column values, written only at the fence it was read with. */
-export interface FencedRowWrite {
+interface FencedRowWrite {
   readonly id: string
   readonly fence: number
   /** column → value as bound (already written by its field) */

@@ -23,7 +23,7 @@ export const LEASE_FIELDS = {
 }
 
 /** How one leased table maps to its record. */
-export interface LeasedTableSpec<R, T extends ClaimedTable> {
+interface LeasedTableSpec<R, T extends ClaimedTable> {
   readonly table: T
   readonly fields: FieldMap<R, Database[T]>
   /** record fields an update never writes */

@@ -52,7 +52,7 @@ const perpOrderFields: FieldMap<PerpOrderRecord, PerpOrdersTable> = {
 }
 
 /** States in which the owner's order still holds the venue account. */
-export const ACTIVE_ORDER_STATUSES: readonly PerpOrderStatus[] = [
+const ACTIVE_ORDER_STATUSES: readonly PerpOrderStatus[] = [
   'pending',
   'submitting',
   'open',

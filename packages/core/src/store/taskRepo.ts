@@ -58,7 +58,7 @@ const taskFields: FieldMap<TaskRecord, TasksTable> = {
 const IMMUTABLE: (keyof TaskRecord)[] = ['id', 'owner', 'apiKeyId', 'createdAt']
 
 /** States in which the owner's task still holds the venue account. */
-export const ACTIVE_TASK_STATUSES: readonly TaskStatus[] = [
+const ACTIVE_TASK_STATUSES: readonly TaskStatus[] = [
   'pending',
   'running',
   'resizing',

@@ -3,7 +3,7 @@ import type { VenuePosition } from '../ports/venueAdapter.js'
 import { dec, decString } from '../util/decimal.js'
 
 /** One fill of our own order, as its answer tells it. */
-export interface OwnFill {
+interface OwnFill {
   readonly market: string
   readonly side: OrderSide
   /** base filled since the fill last applied, > 0 */

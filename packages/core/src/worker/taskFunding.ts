@@ -9,7 +9,7 @@ const LEGS: readonly Leg[] = ['long', 'short']
 /** Funding is read this long after a settlement, for the venue to show it. */
 export const FUNDING_READ_LAG_MS = 2_000
 
-export interface BookedFunding {
+interface BookedFunding {
   /** the task's funding total with the new payments added */
   readonly fundingUsd: string
   /** payments at or after this time are not yet counted */

@@ -5,7 +5,7 @@ import { msToIso } from '../util/time.js'
 import { marketOf, venueOf } from './taskLegOrders.js'
 import type { TaskStep } from './taskStep.js'
 
-export type LegMarket = { rules: MarketRules; quote: MarketQuote }
+type LegMarket = { rules: MarketRules; quote: MarketQuote }
 
 /** Rules and a fresh quote for both legs. */
 export async function readMarkets(

@@ -22,7 +22,7 @@ function failures(op: TaskOperation): string {
 }
 
 /** Leg sizes and entry prices once an operation's fills are booked. */
-export interface BookedFills {
+interface BookedFills {
   readonly longSize: string
   readonly shortSize: string
   readonly longEntry: string | null

@@ -212,7 +212,7 @@ export const NEAR_THRESHOLD_MAX_AGE_MS = 2_000
  * second. On the hour every task's step comes due at once; reading each
  * account afresh then spent the whole routine budget (the scale bench).
  */
-export const CLAIMED_POSITIONS_MAX_AGE_MS = 60_000
+const CLAIMED_POSITIONS_MAX_AGE_MS = 60_000
 
 /**
  * A running task, claimed: refresh prices (from the venue's shared market

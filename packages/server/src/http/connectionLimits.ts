@@ -3,7 +3,7 @@ import type { Server } from 'node:http'
 import type { Socket } from 'node:net'
 import type { Logger } from '../logger.js'
 
-export interface ConnectionLimits {
+interface ConnectionLimits {
   /** open connections the server keeps, all clients together */
   readonly maxConnections: number
   /** open connections one client address keeps */

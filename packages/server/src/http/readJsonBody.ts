@@ -2,16 +2,16 @@ import type { IncomingMessage } from 'node:http'
 import { AppError, ValidationError } from '@dn/core'
 
 /** Largest JSON body accepted on any route, in bytes. */
-export const MAX_BODY_BYTES = 16_384
+const MAX_BODY_BYTES = 16_384
 
-export class PayloadTooLargeError extends AppError {
+class PayloadTooLargeError extends AppError {
   override name = 'PayloadTooLargeError'
   constructor() {
     super(413, 'payload_too_large', `JSON body exceeds ${MAX_BODY_BYTES} bytes`)
   }
 }
 
-export class UnsupportedMediaTypeError extends AppError {
+class UnsupportedMediaTypeError extends AppError {
   override name = 'UnsupportedMediaTypeError'
   constructor() {
     super(

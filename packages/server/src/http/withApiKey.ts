@@ -19,7 +19,7 @@ export interface KeyedResponse extends HttpResponse {
   readonly orderId?: string | null
 }
 
-export type KeyedHandler = (
+type KeyedHandler = (
   ctx: RequestContext,
   key: ApiKeyRecord,
 ) => Promise<KeyedResponse>

@@ -56,7 +56,7 @@ import { OpenApiDocumentSchema } from './routes.js'
  * Every schema published under `components.schemas`, in document order.
  * A schema object listed here is written as a `$ref` wherever it is used.
  */
-export const COMPONENT_SCHEMAS: Readonly<Record<string, v.GenericSchema>> = {
+const COMPONENT_SCHEMAS: Readonly<Record<string, v.GenericSchema>> = {
   Venue: VenueSchema,
   Uuid: UuidSchema,
   Address: AddressSchema,

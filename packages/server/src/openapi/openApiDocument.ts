@@ -13,7 +13,7 @@ import { errorDescriptions } from './errorDescriptions.js'
 import { ROUTES, type RouteSpec } from './routes.js'
 
 /** Contract version of the document (`info.version`). */
-export const CONTRACT_VERSION = '1.2.0'
+const CONTRACT_VERSION = '1.2.0'
 
 type Json = Record<string, unknown>
 

@@ -3,7 +3,7 @@ import type { Hex, TypedDataDefinition } from 'viem'
 import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
 
 /** The fixed test wallet: private key 0x11…11. @internal */
-export const TEST_WALLET = privateKeyToAccount(`0x${'11'.repeat(32)}`)
+const TEST_WALLET = privateKeyToAccount(`0x${'11'.repeat(32)}`)
 /** 0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A */
 export const TEST_OWNER = TEST_WALLET.address
 

@@ -9,7 +9,7 @@ import {
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 
 /** What one adapter under test brings to the shared suite. */
-export interface VenueAdapterBed {
+interface VenueAdapterBed {
   readonly adapter: VenueAdapter
   /** a funded, authorized account */
   readonly cred: VenueCredential

@@ -11,7 +11,7 @@ import {
  * when a caller does not say: they do, as the venues do. `rateLimits:
  * false` makes a fake only measure (`rateLimitUsage()`).
  */
-export const FAKE_RATE_LIMITS_DEFAULT = true
+const FAKE_RATE_LIMITS_DEFAULT = true
 
 /** A fake's `rateLimits` option when it is an object. */
 export interface FakeLimitOptions {
@@ -29,7 +29,7 @@ export interface FakeLimitOptions {
 }
 
 /** What `rateLimits` resolves to for one fake. */
-export interface ResolvedFakeLimits {
+interface ResolvedFakeLimits {
   readonly limiter: FakeRateLimits
   readonly limits: readonly PublishedLimit[]
   readonly enforce: boolean

@@ -13,7 +13,7 @@ import type { PublishedLimit, RequestCharge } from '../wire/requestCharge.js'
 /** How a venue counts its window: an exact rolling log or calendar windows. */
 export type FakeWindowKind = 'sliding' | 'fixed'
 
-export interface FakeRateLimitsOptions {
+interface FakeRateLimitsOptions {
   /**
    * `sliding`: at most `capacity` in any `windowMs` (Hyperliquid,
    * Lighter); `fixed`: per calendar window starting at a multiple of

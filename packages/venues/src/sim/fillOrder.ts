@@ -40,7 +40,7 @@ export function fillOrder(
  * the remainder opens at the fill price.
  * @returns the realized PnL
  */
-export function applyToPosition(
+function applyToPosition(
   account: SimAccount,
   m: SimMarketState,
   signed: Decimal,

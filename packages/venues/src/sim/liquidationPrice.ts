@@ -33,7 +33,7 @@ import {
 } from './simState.js'
 
 /** Maintenance margin per unit of notional: 1 / (2 x maxLeverage). */
-export function maintenanceRate(market: SimMarket): Decimal {
+function maintenanceRate(market: SimMarket): Decimal {
   return dec(1).div(2 * market.maxLeverage)
 }
 

@@ -2,7 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
 /** A listening local server: where it is and how to stop it. */
-export interface Listening {
+interface Listening {
   readonly url: string
   close(): Promise<void>
 }

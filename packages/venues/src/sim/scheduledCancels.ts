@@ -1,11 +1,5 @@
 import { isLive, setOrderState } from './simOrder.js'
-import {
-  accountOf,
-  type SimScheduledCancel,
-  type SimState,
-} from './simState.js'
-
-export type { SimScheduledCancel }
+import { accountOf, type SimState } from './simState.js'
 
 const key = (owner: string, market: string | null) =>
   `${owner.toLowerCase()}|${market ?? '*'}`

@@ -115,7 +115,7 @@ export interface SimState {
   readonly faultRandom: () => number
 }
 
-export interface SimStateOptions {
+interface SimStateOptions {
   readonly venue: VenueId
   readonly seed: number
   readonly clock: Clock

@@ -9,7 +9,7 @@ import { createSimExchange, type SimExchange } from './simExchange.js'
 export const T0 = Date.UTC(2026, 0, 1)
 export const OWNER = '0x00000000000000000000000000000000000000a1'
 
-export interface SimTestKit {
+interface SimTestKit {
   readonly ex: SimExchange
   now(): number
   /** moves the test clock forward */

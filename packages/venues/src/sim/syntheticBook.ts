@@ -18,7 +18,7 @@ export interface SimBook {
   readonly asks: readonly SimLevel[]
 }
 
-export interface SyntheticBookOptions {
+interface SyntheticBookOptions {
   /** levels per side @default 10 */
   readonly levels?: number
   /** USD resting at level 1; level i holds i times this @default 20000 */

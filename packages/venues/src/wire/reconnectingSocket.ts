@@ -2,7 +2,7 @@ import { WebSocket } from 'undici'
 
 export type SocketState = 'connecting' | 'open' | 'closed'
 
-export interface ReconnectingSocketOptions {
+interface ReconnectingSocketOptions {
   /** `ws://` or `wss://` */
   readonly url: string
   /** sends the subscriptions; called after every (re)connect */

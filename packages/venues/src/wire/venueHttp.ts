@@ -75,7 +75,7 @@ export interface VenueProtocol<T> {
   ): T
 }
 
-export interface VenueHttpOptions {
+interface VenueHttpOptions {
   readonly baseUrl: string
   readonly fetchFn: typeof globalThis.fetch
   /** ms before a request is abandoned */
@@ -84,7 +84,7 @@ export interface VenueHttpOptions {
 }
 
 /** Sends one budgeted request and returns what the protocol reads from it. */
-export type VenueSend<T> = (request: VenueRequest) => Promise<T>
+type VenueSend<T> = (request: VenueRequest) => Promise<T>
 
 /**
  * The one HTTP layer every venue adapter and binder sends through:

@@ -4,7 +4,7 @@ import type { DialectSpec } from '../dialectSpec.js'
 /** Session advisory lock key serializing our migrations ('dn_store'). */
 const MIGRATION_LOCK_KEY = 7236850744483836517n
 
-export interface PostgresDialectOptions {
+interface PostgresDialectOptions {
   /** schema that holds every table; created by the migration when absent */
   readonly schema?: string | undefined
 }

@@ -27,7 +27,7 @@ export const ASTER_CANCEL_ALL_SWITCH: CancelAllSwitch = Object.freeze({
 const PATH = '/fapi/v3/countdownCancelAll'
 
 /** A signed Aster request (the adapter's). */
-export type AsterSigned = (
+type AsterSigned = (
   cred: VenueCredential,
   method: 'POST',
   path: string,

@@ -1,7 +1,7 @@
 import { sha256, stringToHex } from 'viem'
 
 /** Aster's rule for `newClientOrderId` (futures v3 doc "New Order"). */
-export const ASTER_CLIENT_ORDER_ID = /^[.A-Z:/a-z0-9_-]{1,36}$/
+const ASTER_CLIENT_ORDER_ID = /^[.A-Z:/a-z0-9_-]{1,36}$/
 
 /**
  * The `newClientOrderId` sent for one of our client order ids, always the

@@ -26,7 +26,7 @@ import type { AsterStreamPosition } from '../stream/asterUserEvents.js'
  * from the stream's view while the stream is live: sizes and entry
  * prices current, liquidation prices as last read.
  */
-export interface AsterStreamedPositions {
+interface AsterStreamedPositions {
   /** Starts keeping positions for `owner` (lowercase). */
   follow(owner: string): void
   forget(owner: string): void

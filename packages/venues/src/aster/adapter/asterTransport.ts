@@ -31,7 +31,7 @@ export interface AsterRequest {
 
 export type AsterSend = (request: AsterRequest) => Promise<unknown>
 
-export interface AsterTransportOptions {
+interface AsterTransportOptions {
   readonly baseUrl: string
   readonly fetchFn: typeof globalThis.fetch
   /** ms before a request is abandoned */

@@ -11,7 +11,7 @@ export type AsterNonceSource = (
 ) => Promise<number>
 
 /** Hands out microsecond nonces per signer. */
-export interface AsterNonces {
+interface AsterNonces {
   next(signer: string): number
 }
 

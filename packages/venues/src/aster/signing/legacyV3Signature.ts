@@ -6,7 +6,7 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 
-export interface LegacyV3Input {
+interface LegacyV3Input {
   /** business parameters, each a string */
   readonly params: Readonly<Record<string, string>>
   readonly user: string

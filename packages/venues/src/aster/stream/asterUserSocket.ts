@@ -12,7 +12,7 @@ import { WebSocket } from 'ws'
  * caller's, since a user stream must get a live listenKey before each
  * connect.
  */
-export interface AsterUserSocketOptions {
+interface AsterUserSocketOptions {
   /** `wss://…/ws/<listenKey>` */
   readonly url: string
   /** ms between our pings */

@@ -18,7 +18,7 @@ export interface AsterListenKeys {
   keepAlive(cred: VenueCredential): Promise<void>
 }
 
-export interface AsterUserStreamOptions {
+interface AsterUserStreamOptions {
   readonly account: StreamedAccount
   /** the WebSocket base, e.g. `wss://fstream.asterdex.com` */
   readonly url: string

@@ -38,19 +38,16 @@ import type {
 import { openReconnectingSocket } from '../../wire/reconnectingSocket.js'
 
 /** The streams read: every symbol's mark and funding, every best bid/ask. */
-export const ASTER_MARKET_STREAMS = [
-  '!markPrice@arr@1s',
-  '!bookTicker',
-] as const
+const ASTER_MARKET_STREAMS = ['!markPrice@arr@1s', '!bookTicker'] as const
 
 /**
  * `url`: the WebSocket base, e.g. `wss://fstream.asterdex.com` (see
  * asterWsUrl); `silentMs` @default 10_000 (marks come every second)
  */
-export type AsterMarketStreamOptions = MarketStreamOptions
+type AsterMarketStreamOptions = MarketStreamOptions
 
 /** One `markPriceUpdate`, normalized. */
-export interface AsterMarkUpdate {
+interface AsterMarkUpdate {
   readonly symbol: string
   readonly mark: string
   readonly fundingRate: string | undefined
@@ -58,7 +55,7 @@ export interface AsterMarkUpdate {
 }
 
 /** One `bookTicker`, normalized. */
-export interface AsterBookUpdate {
+interface AsterBookUpdate {
   readonly symbol: string
   readonly bid: string
   readonly ask: string

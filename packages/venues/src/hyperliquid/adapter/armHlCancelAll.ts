@@ -32,7 +32,7 @@ export const HL_CANCEL_ALL_SWITCH: CancelAllSwitch = Object.freeze({
 const SWITCH_ACTION_TTL_MS = 15_000
 
 /** Posts a signed L1 action valid until `validUntil` (the adapter's). */
-export type HlSignedPost = (
+type HlSignedPost = (
   cred: VenueCredential,
   action: object,
   validUntil?: number,

@@ -591,7 +591,7 @@ function placeResult(
 }
 
 /** Hyperliquid's order status word in port terms. */
-export function hlOrderState(status: string, filled: boolean): VenueOrderState {
+function hlOrderState(status: string, filled: boolean): VenueOrderState {
   if (status === 'open' || status === 'triggered') {
     return filled ? 'partially_filled' : 'open'
   }

@@ -17,7 +17,7 @@ import {
   hlRequestCharges,
 } from '../limits/hlLimits.js'
 
-export interface HlTransportOptions {
+interface HlTransportOptions {
   readonly baseUrl: string
   readonly fetchFn: typeof globalThis.fetch
   /** ms before a request is abandoned */

@@ -14,7 +14,7 @@ export interface HlAsset {
   readonly maxLeverage: number
 }
 
-export interface HlAssetCtx {
+interface HlAssetCtx {
   readonly markPx: string
   readonly funding: string
   readonly impactPxs: readonly [string, string] | null
@@ -31,7 +31,7 @@ interface HlMeta {
  * `<dex>:<COIN>` at asset = 100000 + 10000 × (its position in `perpDexs`,
  * main = 0) + index (docs `asset-ids`; python SDK `info.py`).
  */
-export interface HlUniverse {
+interface HlUniverse {
   /** the listing of `symbol`, from a cache of at most `ttl` ms */
   asset(symbol: string): Promise<HlAsset | undefined>
   /**
@@ -51,7 +51,7 @@ export interface HlUniverse {
 }
 
 /** The dex a symbol is listed on: its prefix, or `""` for the main dex. */
-export function dexOf(symbol: string): string {
+function dexOf(symbol: string): string {
   const colon = symbol.indexOf(':')
   return colon < 0 ? '' : symbol.slice(0, colon)
 }

@@ -21,7 +21,7 @@ const MAX_SIG_FIGS = 5
  * `max(8 − szDecimals, 0)` for spot.
  * @internal
  */
-export function hlMaxPriceDecimals(
+function hlMaxPriceDecimals(
   szDecimals: number,
   kind: HlMarketKind = 'perp',
 ): number {

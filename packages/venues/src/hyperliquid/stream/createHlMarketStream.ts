@@ -43,7 +43,7 @@ export { hlWsUrl } from './hlWsUrl.js'
  * `url`: e.g. `hlWsUrl(baseUrl)` (`wss://api.hyperliquid.xyz/ws`);
  * `silentMs` @default 60_000
  */
-export interface HlMarketStreamOptions extends MarketStreamOptions {
+interface HlMarketStreamOptions extends MarketStreamOptions {
   /** keep-alive ping interval @default 30_000 */
   readonly pingEveryMs?: number | undefined
 }

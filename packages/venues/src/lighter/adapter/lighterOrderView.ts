@@ -22,10 +22,7 @@ const REFUSALS = new Set([
 ])
 
 /** Lighter's order status word in port terms. */
-export function lighterOrderState(
-  status: string,
-  filled: boolean,
-): VenueOrderState {
+function lighterOrderState(status: string, filled: boolean): VenueOrderState {
   if (status === 'open' || status === 'pending' || status === 'in-progress') {
     return filled ? 'partially_filled' : 'open'
   }

@@ -22,7 +22,7 @@ import {
   LighterRejectedError,
 } from './lighterRejectedError.js'
 
-export interface LighterTransportOptions {
+interface LighterTransportOptions {
   readonly baseUrl: string
   readonly fetchFn: typeof globalThis.fetch
   /** ms before a request is abandoned */

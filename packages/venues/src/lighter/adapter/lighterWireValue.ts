@@ -32,6 +32,6 @@ export function scaleToInteger(value: string, decimals: number): number | null {
 }
 
 /** `value / 10^decimals` as a canonical decimal string. */
-export function scaleFromInteger(value: number, decimals: number): string {
+function _scaleFromInteger(value: number, decimals: number): string {
   return decString(dec(value).div(dec(10).pow(decimals)))
 }

@@ -22,7 +22,7 @@ import {
   registeredKeys,
 } from './lighterBinderVenue.js'
 
-export interface CompleteLighterDeps {
+interface CompleteLighterDeps {
   readonly venue: LighterVenue
   readonly transport: LighterTransport
   readonly clock: Clock

@@ -14,7 +14,7 @@ import { intField, isObj } from '../adapter/lighterWireValue.js'
 export const BINDING_PRIORITY = 'urgent'
 
 /** Runs a read; refusals other than `accepted` become unavailability. */
-export async function lighterRead<T>(
+async function lighterRead<T>(
   what: string,
   read: () => Promise<T>,
 ): Promise<T> {

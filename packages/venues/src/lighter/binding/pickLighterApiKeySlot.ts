@@ -1,9 +1,9 @@
 /** First API-key slot the service generates keys in (0..3 reserved, 4 legacy). */
-export const LIGHTER_FIRST_SERVICE_SLOT = 5
+const LIGHTER_FIRST_SERVICE_SLOT = 5
 /** Lighter's highest API-key index (255 is the SDK's "all" sentinel). */
-export const LIGHTER_LAST_SLOT = 254
+const LIGHTER_LAST_SLOT = 254
 /** A slot the service never uses. */
-export const LIGHTER_SKIPPED_SLOT = 157
+const LIGHTER_SKIPPED_SLOT = 157
 
 /** True for a slot the service may generate a key in: 5..254 except 157. */
 export function isServiceApiKeySlot(slot: number): boolean {

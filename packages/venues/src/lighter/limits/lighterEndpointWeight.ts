@@ -45,7 +45,7 @@ const WEIGHTS: Readonly<Record<string, number>> = {
 const OTHER = 300
 
 /** Premium's weighted budget, which also caps standard heavy endpoints. */
-export const LIGHTER_PREMIUM_WEIGHT = 24_000
+const LIGHTER_PREMIUM_WEIGHT = 24_000
 
 /** A standard account's requests per rolling minute. */
 export const LIGHTER_STANDARD_REQUESTS = 60

@@ -29,7 +29,7 @@ const FEE_TICK = 1_000_000
 const MAX_ACCOUNT_INDEX = 2 ** 48 - 2
 const MAX_TIMESTAMP = 2 ** 48 - 1
 
-export interface ApproveIntegratorFields {
+interface ApproveIntegratorFields {
   readonly integratorAccountIndex: number
   readonly maxPerpsTakerFee: number
   readonly maxPerpsMakerFee: number
@@ -49,7 +49,7 @@ export interface ApproveIntegratorParameters
   readonly attributes?: LighterTxAttributes
 }
 
-export type ApproveIntegratorL1MessageParameters = ApproveIntegratorFields &
+type ApproveIntegratorL1MessageParameters = ApproveIntegratorFields &
   Omit<LighterTxHeader, 'expiredAt'>
 
 /** Range checks of lighter-go `L2ApproveIntegratorTxInfo.Validate`. */

@@ -18,7 +18,7 @@ import { txInteger } from './txInteger.js'
 /** Lighter refuses deadlines more than 8 h ahead (lighter-go README). */
 export const LIGHTER_AUTH_MAX_TTL_S = 8 * 3600
 
-export interface LighterAuthTokenParameters {
+interface LighterAuthTokenParameters {
   /** Unix seconds the token stops being valid */
   readonly deadline: number
   readonly accountIndex: number
@@ -28,7 +28,7 @@ export interface LighterAuthTokenParameters {
   readonly nonceK?: bigint | undefined
 }
 
-export interface ParsedLighterAuthToken {
+interface ParsedLighterAuthToken {
   readonly deadline: number
   readonly accountIndex: number
   readonly apiKeyIndex: number

@@ -21,7 +21,7 @@ export const LIGHTER_CANCEL_ALL = {
   abort: 2,
 } as const
 
-export interface CancelAllOrdersParameters extends LighterTxHeader {
+interface CancelAllOrdersParameters extends LighterTxHeader {
   readonly privateKey: string
   readonly timeInForce: number
   /** ms since the epoch for `scheduled`, else 0 */

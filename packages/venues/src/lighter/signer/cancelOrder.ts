@@ -14,7 +14,7 @@ import type { LighterSignedTx, LighterTxHeader } from './types.js'
 /** lighter-go `TxTypeL2CancelOrder`. */
 export const CANCEL_ORDER_TX_TYPE = 15
 
-export interface CancelOrderParameters extends LighterTxHeader {
+interface CancelOrderParameters extends LighterTxHeader {
   readonly privateKey: string
   readonly marketIndex: number
   readonly index: number

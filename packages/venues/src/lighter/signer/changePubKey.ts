@@ -23,7 +23,7 @@ import type { LighterSignedTx, LighterTxHeader } from './types.js'
 /** lighter-go `TxTypeL2ChangePubKey`. */
 export const CHANGE_PUB_KEY_TX_TYPE = 8
 
-export interface ChangePubKeyL1MessageParameters {
+interface ChangePubKeyL1MessageParameters {
   /** The new public key, `0x` optional, 80 hex digits. */
   readonly publicKey: string
   readonly nonce: number

@@ -28,7 +28,7 @@ const MAX_BASE_AMOUNT = 2 ** 48 - 1
 const MAX_PRICE = 2 ** 32 - 1
 const MAX_TIMESTAMP = 2 ** 48 - 1
 
-export interface CreateOrderFields {
+interface CreateOrderFields {
   readonly marketIndex: number
   /** 1..2^48-1; 0 = none */
   readonly clientOrderIndex: number

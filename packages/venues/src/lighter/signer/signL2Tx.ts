@@ -16,7 +16,7 @@ import type { LighterSignedTx, LighterTxHeader } from './types.js'
  * @module
  */
 
-export interface SignL2TxParameters {
+interface SignL2TxParameters {
   readonly txType: number
   readonly header: LighterTxHeader
   /** type fields in the order of the Go `Hash` method */
@@ -28,7 +28,7 @@ export interface SignL2TxParameters {
   readonly nonceK?: bigint | undefined
 }
 
-export interface SignedL2Tx {
+interface SignedL2Tx {
   readonly hash: Fp5
   /** standard base64 of the 80-byte `s || e` signature (Go's `[]byte`) */
   readonly sig: string
@@ -43,7 +43,7 @@ export interface SignedL2Tx {
  * @example
  * signL2Tx({ txType: 15, header, fields: [0, 12345], privateKey })
  */
-export function signL2Tx(params: SignL2TxParameters): SignedL2Tx {
+function signL2Tx(params: SignL2TxParameters): SignedL2Tx {
   const sk = parseLighterPrivateKey(params.privateKey)
   const attributes = txAttributes(params.attributes)
   const hash = txHash({

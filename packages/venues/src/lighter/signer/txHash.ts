@@ -15,7 +15,7 @@ import type { LighterTxHeader } from './types.js'
  * @module
  */
 
-export interface TxHashParameters {
+interface TxHashParameters {
   readonly txType: number
   readonly header: LighterTxHeader
   /** The type-specific fields, in the order of the Go `Hash` method. */

@@ -14,9 +14,9 @@ import type { LighterSignedTx, LighterTxHeader } from './types.js'
 export const UPDATE_LEVERAGE_TX_TYPE = 20
 
 /** lighter-go `MarginFractionTick`: a fraction of 10 000 is 100%. */
-export const LIGHTER_MARGIN_FRACTION_TICK = 10_000
+const LIGHTER_MARGIN_FRACTION_TICK = 10_000
 
-export interface UpdateLeverageParameters extends LighterTxHeader {
+interface UpdateLeverageParameters extends LighterTxHeader {
   readonly privateKey: string
   readonly marketIndex: number
   /** 1..10 000, e.g. 1000 = 10% = 10x */

@@ -60,14 +60,14 @@ import { hourlyFromStreamRate } from './lighterFundingUnits.js'
  */
 
 /** `url`: `wss://…/stream`; see {@link lighterWsUrl} */
-export interface LighterMarketStreamOptions extends MarketStreamOptions {
+interface LighterMarketStreamOptions extends MarketStreamOptions {
   /** our symbol of a Lighter market id (from `orderBookDetails`) */
   symbolOf(marketId: number): string | undefined
   /** @default 60_000 (Lighter drops a client silent for 2 minutes) */
   readonly pingMs?: number | undefined
 }
 
-export const LIGHTER_MARKET_STATS_ALL = 'market_stats/all'
+const LIGHTER_MARKET_STATS_ALL = 'market_stats/all'
 const SUBSCRIBE = JSON.stringify({
   type: 'subscribe',
   channel: LIGHTER_MARKET_STATS_ALL,

@@ -13,7 +13,7 @@ import { intField, isObj, type Json } from '../adapter/lighterWireValue.js'
  * `account_all_positions` fixture has the same shape). The account comes
  * from `channel` (`account_all:<n>`), else from `account`.
  */
-export type LighterAccountFrame =
+type LighterAccountFrame =
   | {
       readonly kind: 'snapshot' | 'update'
       readonly account: number

@@ -26,7 +26,7 @@ import { dec, decString } from '@dn/core'
  */
 
 /** Hours of funding one REST `funding-rates` `rate` stands for. */
-export const LIGHTER_REST_RATE_HOURS = 8
+const LIGHTER_REST_RATE_HOURS = 8
 
 /** REST `funding-rates` `rate` (fraction per 8 h) → fraction per hour. */
 export function hourlyFromRestRate(rate: string | number): string {

@@ -13,7 +13,7 @@ const invalidSignature = () =>
   new AsterFakeError(-1022, 'Signature for this request is not valid.')
 
 /** A received parameter string split into the signed part and signature. */
-export interface SignedString {
+interface SignedString {
   /** the exact bytes that were signed: the string minus `&signature=…` */
   readonly msg: string
   readonly signature: string
@@ -30,7 +30,7 @@ function decode(s: string): string {
  * keeping the other parameters byte for byte in their order.
  * @throws AsterFakeError -1102 without a signature, -1022 when malformed
  */
-export function splitSigned(raw: string): SignedString {
+function splitSigned(raw: string): SignedString {
   const parts = raw.length === 0 ? [] : raw.split('&')
   const sig = parts.filter((p) => p.startsWith('signature='))
   if (sig.length === 0) throw mandatory('signature')

@@ -46,7 +46,7 @@ import { sendJson } from '../loopbackHttp.js'
  * @module
  */
 
-export interface AsterFakeGate {
+interface AsterFakeGate {
   /** the limits in force, for exchangeInfo's `rateLimits` */
   readonly rateLimits: ReturnType<typeof asterRateLimitEntries>
   /** Sets the used-weight header as it stands (for early errors). */

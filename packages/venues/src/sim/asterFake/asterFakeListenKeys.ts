@@ -28,7 +28,7 @@ export interface AsterFakeListenKeys {
 }
 
 /** A key lives this long after its creation or last extension. */
-export const LISTEN_KEY_TTL_MS = 60 * 60_000
+const LISTEN_KEY_TTL_MS = 60 * 60_000
 
 const ALPHANUM =
   'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'

@@ -17,7 +17,7 @@ import type { AsterFakeState } from './asterFakeState.js'
  * interval with the rate scaled to it, so `rate / interval` is the engine's
  * hourly rate (as on Aster, where intervals are 8 h or 4 h).
  */
-export const FAKE_FUNDING_INTERVAL_HOURS = 8
+const FAKE_FUNDING_INTERVAL_HOURS = 8
 
 const HOUR = 3_600_000
 
@@ -30,7 +30,7 @@ function decimalsOf(step: string): number {
 }
 
 /** One `exchangeInfo` symbol for a listed engine market. */
-export function symbolInfo(r: MarketRules) {
+function symbolInfo(r: MarketRules) {
   return {
     symbol: r.symbol,
     pair: r.symbol,

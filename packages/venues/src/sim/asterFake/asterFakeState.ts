@@ -51,9 +51,9 @@ export interface AsterFakeState {
 }
 
 /** Aster keeps the most recent 100 nonces per user. */
-export const NONCE_MEMORY = 100
+const NONCE_MEMORY = 100
 /** Nonces must be within 10 s of server time, in microseconds. */
-export const NONCE_WINDOW_US = 10_000_000
+const NONCE_WINDOW_US = 10_000_000
 
 export function createAsterFakeState(
   exchange: SimExchange,

@@ -33,7 +33,7 @@ import { WebSocket, WebSocketServer } from 'ws'
 import { handleMarket } from './asterFakeMarket.js'
 import type { AsterFakeState } from './asterFakeState.js'
 
-export interface AsterFakeStreamOptions {
+interface AsterFakeStreamOptions {
   /** ms between pushes of every subscribed stream @default 1000 */
   readonly intervalMs?: number | undefined
   /** ms between the server's pings; no pong for 3 of them drops @default 300_000 */
@@ -54,7 +54,7 @@ export interface AsterFakeStreamClient {
   readonly pongs: number
 }
 
-export interface AsterFakeStreams {
+interface AsterFakeStreams {
   /** The HTTP server's 'upgrade' handler. */
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void
   /** Terminates every open connection (a network drop). */

@@ -31,14 +31,14 @@ import { WebSocket, WebSocketServer } from 'ws'
 import type { AsterFakeListenKeys } from './asterFakeListenKeys.js'
 import { type AsterFakeState, hasAccount } from './asterFakeState.js'
 
-export interface AsterFakeUserStreamOptions {
+interface AsterFakeUserStreamOptions {
   /** ms between comparisons of the accounts' engine state @default 200 */
   readonly intervalMs?: number | undefined
   /** ms between the server's pings @default 300_000 */
   readonly pingIntervalMs?: number | undefined
 }
 
-export interface AsterFakeUserStreams {
+interface AsterFakeUserStreams {
   /** True when `url` is a user stream (`/ws/<listenKey>` of any key). */
   claims(url: string): boolean
   /** The HTTP server's 'upgrade' handler for a claimed URL. */

@@ -45,7 +45,7 @@ export interface HlFakeState {
   nextPlain: number
 }
 
-export const NONCE_WINDOW = 100
+const NONCE_WINDOW = 100
 const TWO_DAYS = 2 * 86_400_000
 const ONE_DAY = 86_400_000
 

@@ -47,7 +47,7 @@ import { dexOfSymbol, dexUniverse, HlDexError } from './hlDexes.js'
 import type { HlFakeState } from './hlFakeState.js'
 import { handleInfo } from './hlInfo.js'
 
-export interface HlFakeStreams {
+interface HlFakeStreams {
   /** terminates every open socket (no close frame), as a network drop */
   drop(): void
   /** open sockets */

@@ -229,7 +229,7 @@ function usd(d: Decimal): string {
 }
 
 /** Finds a recorded order by numeric oid or by cloid hex. */
-export function findOrder(
+function findOrder(
   state: HlFakeState,
   u: string,
   oid: unknown,

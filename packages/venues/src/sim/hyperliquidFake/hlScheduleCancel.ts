@@ -15,9 +15,9 @@ import { accountExists, type HlFakeState } from './hlFakeState.js'
  */
 
 /** Least ms ahead of the venue's clock a switch may be set. */
-export const HL_SCHEDULE_CANCEL_LEAD_MS = 5_000
+const HL_SCHEDULE_CANCEL_LEAD_MS = 5_000
 /** Triggers a user may have in one UTC day. */
-export const HL_SCHEDULE_CANCEL_DAILY_TRIGGERS = 10
+const HL_SCHEDULE_CANCEL_DAILY_TRIGGERS = 10
 const DAY_MS = 86_400_000
 
 const ok = { status: 'ok', response: { type: 'default' } }

@@ -24,7 +24,7 @@ export type LighterFakeAccountAuth = 'optional' | 'required'
 /** One connection's account subscriptions: the last row sent per market. */
 export type LighterFakeAccountSubs = Map<number, Map<number, string>>
 
-export interface LighterFakeAccountChannel {
+interface LighterFakeAccountChannel {
   /**
    * The `subscribed/account_all` frame, after recording what it sent.
    * @throws {LighterFakeError} unknown account (30012) or bad auth (20013)

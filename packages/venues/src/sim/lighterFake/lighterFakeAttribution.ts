@@ -12,7 +12,7 @@ import { keyId, type LighterFakeState } from './lighterFakeState.js'
  * rate limits apply"), a tx by the owner of its `AccountIndex`. Null:
  * counted per IP.
  */
-export interface LighterFakeAttribution {
+interface LighterFakeAttribution {
   /** the owner of a valid token's account, or null */
   read(token: string | null | undefined): string | null
   /** the owner of the account a posted tx acts for, or null */

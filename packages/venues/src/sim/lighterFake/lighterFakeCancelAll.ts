@@ -17,8 +17,8 @@ import {
  * days) in `types/txtypes/constants.go`. The SDK's own Validate only asks
  * for a positive time; that the venue enforces these is [unverified].
  */
-export const LIGHTER_CANCEL_ALL_MIN_LEAD_MS = 5 * 60_000
-export const LIGHTER_CANCEL_ALL_MAX_LEAD_MS = 15 * 86_400_000
+const LIGHTER_CANCEL_ALL_MIN_LEAD_MS = 5 * 60_000
+const LIGHTER_CANCEL_ALL_MAX_LEAD_MS = 15 * 86_400_000
 
 /** Attribute 5: the market of a market-scoped cancel-all (255: none). */
 const MARKET_ATTRIBUTE = 5

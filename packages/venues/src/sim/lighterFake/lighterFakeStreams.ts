@@ -55,7 +55,7 @@ import type { LighterFakeState } from './lighterFakeState.js'
  * @module
  */
 
-export interface LighterFakeStreams {
+interface LighterFakeStreams {
   /** the http server's `upgrade` listener */
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void
   /** terminates every open socket; how many there were */
@@ -77,7 +77,7 @@ interface Conn {
   readonly sentAt: number[]
 }
 
-export interface LighterFakeStreamOptions {
+interface LighterFakeStreamOptions {
   /** ms between `market_stats` pushes */
   readonly intervalMs: number
   /** ms between `account_all` diffs @default 200 */

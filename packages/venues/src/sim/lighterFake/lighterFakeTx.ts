@@ -73,7 +73,7 @@ export function attributesOf(info: TxInfo): Map<number, number> | null {
 }
 
 /** The hash the tx's signature must cover, for this deployment's chain. */
-export function envelopeHash(
+function envelopeHash(
   state: LighterFakeState,
   env: TxEnvelope,
   fields: readonly (number | bigint)[],

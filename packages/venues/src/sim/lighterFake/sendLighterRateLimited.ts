@@ -10,7 +10,7 @@ import { sendJson } from '../loopbackHttp.js'
  * 23001 subscriptions, 23002 different accounts, 23003 connections; the
  * last three are WebSocket limits).
  */
-export const LIGHTER_RATE_LIMITED = Object.freeze({
+const LIGHTER_RATE_LIMITED = Object.freeze({
   code: 23000,
   message: 'Too Many Requests!',
 })

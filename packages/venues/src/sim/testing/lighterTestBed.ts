@@ -19,7 +19,7 @@ export interface LighterTestBed {
   readonly cred: VenueCredential
 }
 
-export const LIGHTER_TEST_CONFIG: BindingConfig = {
+const LIGHTER_TEST_CONFIG: BindingConfig = {
   feeApproval: true,
   builderAddress: `0x${'00'.repeat(20)}`,
   builderName: 'dn',
