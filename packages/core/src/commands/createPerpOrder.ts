@@ -7,6 +7,7 @@ import type {
   TimeInForce,
 } from '../domain/perpOrder.js'
 import { isValidPrice } from '../domain/priceRules.js'
+import { protectionPrice } from '../domain/protectionPrice.js'
 import type { VenueId } from '../domain/venue.js'
 import { RuleViolationError } from '../errors/domain.js'
 import type { Repos } from '../ports/store.js'
@@ -74,13 +75,10 @@ export async function preparePerpOrder(
     )
   }
   const mark = dec(quote.mark)
-  const bps = dec(slippageBps).div(10_000)
   const orderPrice =
     params.limitPrice !== undefined
       ? dec(params.limitPrice)
-      : params.side === 'long'
-        ? mark.mul(dec(1).add(bps))
-        : mark.mul(dec(1).sub(bps))
+      : protectionPrice(mark, params.side, slippageBps)
   if (!params.reduceOnly) {
     const notional = size.mul(params.limitPrice ?? quote.mark)
     const minUsd = dec(rules.minNotionalUsd).gt(MIN_ORDER_USD)

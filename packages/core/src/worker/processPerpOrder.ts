@@ -1,5 +1,5 @@
 import type { PerpOrderRecord, PerpOrderStatus } from '../domain/perpOrder.js'
-import { roundPrice } from '../domain/priceRules.js'
+import { venueProtectionPrice } from '../domain/protectionPrice.js'
 import { AppError } from '../errors/appError.js'
 import {
   UncertainSubmissionError,
@@ -19,6 +19,7 @@ import type {
 } from '../ports/venueAdapter.js'
 import { dec, decString, floorToStep } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
+import { accountMarketLock } from './accountMarketLock.js'
 import { credentialErrorText, resolveCredential } from './resolveCredential.js'
 import { NEVER_PLACED_AFTER_MS, SEND_WINDOW_MS } from './sendWindow.js'
 import type { WorkerDeps } from './workerDeps.js'
@@ -167,7 +168,7 @@ async function submit(step: Step): Promise<number | null> {
     }
     throw err
   }
-  const lock = `${order.owner}|${order.venue}|${order.market}`
+  const lock = accountMarketLock(order.owner, order.venue, order.market)
   // one holder per work item: two items of one worker must not share it
   const holder = `${deps.workerId}|order|${order.id}`
   const iso = msToIso(now)
@@ -239,13 +240,10 @@ async function planOrder(
   if (size.isZero())
     throw rejected('size rounds down to zero at the venue step')
   const mark = dec(quote.mark)
-  const bps = dec(order.slippageBps).div(10_000)
   const price =
     order.requestedLimitPrice !== null
       ? dec(order.requestedLimitPrice)
-      : order.side === 'long'
-        ? roundPrice(rules, mark.mul(dec(1).add(bps)), 'up')
-        : roundPrice(rules, mark.mul(dec(1).sub(bps)), 'down')
+      : venueProtectionPrice(rules, mark, order.side, order.slippageBps)
   const risk = size.mul(price.gt(mark) ? price : mark)
   if (risk.gt(maxSizeUsd)) {
     throw rejected(

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { OrderSide } from '../domain/perpOrder.js'
-import { roundPrice } from '../domain/priceRules.js'
+import { venueProtectionPrice } from '../domain/protectionPrice.js'
 import type { TaskRecord } from '../domain/task.js'
 import type { Leg, LegOrder, TaskOperation } from '../domain/taskEngineState.js'
 import {
@@ -54,12 +54,12 @@ export function newLegOrder(
   market: { rules: MarketRules; quote: MarketQuote },
   slippageBps: number,
 ): LegOrder {
-  const bps = dec(slippageBps).div(10_000)
-  const mark = dec(market.quote.mark)
-  const price =
-    side === 'long'
-      ? roundPrice(market.rules, mark.mul(dec(1).add(bps)), 'up')
-      : roundPrice(market.rules, mark.mul(dec(1).sub(bps)), 'down')
+  const price = venueProtectionPrice(
+    market.rules,
+    market.quote.mark,
+    side,
+    slippageBps,
+  )
   return {
     clientOrderId: legClientOrderId(task.id, seq, leg),
     side,

@@ -2,6 +2,7 @@ import type { Leg } from '../domain/taskEngineState.js'
 import type { MarketQuote, MarketRules } from '../ports/marketData.js'
 import { type Decimal, dec } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
+import { accountMarketLock } from './accountMarketLock.js'
 import { marketOf, venueOf } from './taskLegOrders.js'
 import type { TaskStep } from './taskStep.js'
 
@@ -43,8 +44,8 @@ export async function withLegLocks(
   fn: () => Promise<number | null>,
 ): Promise<number | null> {
   const { deps, task, now } = step
-  const names = (['long', 'short'] as const).map(
-    (l) => `${task.owner}|${venueOf(task, l)}|${marketOf(task, l)}`,
+  const names = (['long', 'short'] as const).map((l) =>
+    accountMarketLock(task.owner, venueOf(task, l), marketOf(task, l)),
   )
   // one holder per work item: two items of one worker must not share it
   const holder = `${deps.workerId}|task|${task.id}`
