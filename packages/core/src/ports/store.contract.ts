@@ -2460,6 +2460,27 @@ function counterTests(store: GetStore) {
 function lockTests(store: GetStore) {
   const lockName = () => `owner|hl|${randomUUID()}`
 
+  test('locks: releaseHeldBy frees every lock of one holder prefix, and only those', async () => {
+    const t = baseMs()
+    const locks = store().locks
+    const worker = `w%_${randomUUID()}`
+    const [a, b, c] = [lockName(), lockName(), lockName()]
+    expect(await locks.acquire(a, `${worker}|order|1`, iso(t), 60_000)).toBe(
+      true,
+    )
+    expect(await locks.acquire(b, `${worker}|task|2`, iso(t), 60_000)).toBe(
+      true,
+    )
+    // a prefix of the id is another worker: LIKE would have matched it
+    expect(await locks.acquire(c, `wx_${worker}|order|3`, iso(t), 60_000)).toBe(
+      true,
+    )
+    expect(await locks.releaseHeldBy(`${worker}|`)).toBe(2)
+    expect(await locks.acquire(a, 'next', iso(t + 1), 60_000)).toBe(true)
+    expect(await locks.acquire(b, 'next', iso(t + 1), 60_000)).toBe(true)
+    expect(await locks.acquire(c, 'next', iso(t + 1), 60_000)).toBe(false)
+  })
+
   test('locks: acquire, extend, steal after expiry, release', async () => {
     const name = lockName()
     const t = baseMs()

@@ -216,6 +216,12 @@ export interface LockRepo {
   ): Promise<boolean>
   /** Releases `name` if `holder` holds it. */
   release(name: string, holder: string): Promise<void>
+  /**
+   * Releases every lock whose holder starts with `prefix` (a dead
+   * worker's, `<workerId>|`), so its successor does not wait out their
+   * expiry. @returns how many were released
+   */
+  releaseHeldBy(prefix: string): Promise<number>
 }
 
 export type IdempotencyClaim =

@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import type { LockRepo } from '../ports/store.js'
 import { isoToMicros } from '../util/time.js'
 import type { RepoScope } from './repoScope.js'
@@ -37,6 +38,15 @@ export function lockRepo(scope: RepoScope): LockRepo {
         .returning('holder')
         .executeTakeFirst()
       return row?.holder === holder
+    },
+    async releaseHeldBy(prefix) {
+      // substr, not LIKE: a worker id may hold `%` or `_`
+      const result = await scope
+        .db()
+        .deleteFrom('locks')
+        .where(sql<string>`substr(holder, 1, ${prefix.length})`, '=', prefix)
+        .executeTakeFirst()
+      return Number(result.numDeletedRows)
     },
     async release(name, holder) {
       await scope

@@ -10,3 +10,21 @@ export function accountMarketLock(
 ): string {
   return `${owner}|${venue}|${market}`
 }
+
+/**
+ * Who holds an account-market lock: one work item of one worker (two
+ * items of one worker must not share it), named so a dead worker's locks
+ * can be found by `workerLocksPrefix`.
+ */
+export function lockHolder(
+  workerId: string,
+  kind: 'order' | 'task',
+  id: string,
+): string {
+  return `${workerLocksPrefix(workerId)}${kind}|${id}`
+}
+
+/** What every lock holder of `workerId` starts with. */
+export function workerLocksPrefix(workerId: string): string {
+  return `${workerId}|`
+}

@@ -6,6 +6,7 @@ const HOST = 'box|boot-1|pid:[4026531836]'
 
 function setup(workers: WorkerRecord[]) {
   const fenced: string[] = []
+  const released: string[] = []
   const logged: unknown[] = []
   const deps = {
     workerId: 'me',
@@ -18,13 +19,19 @@ function setup(workers: WorkerRecord[]) {
           return true
         },
       },
+      locks: {
+        releaseHeldBy: async (prefix: string) => {
+          released.push(prefix)
+          return 1
+        },
+      },
     } as never,
     logger: {
       info: (_m: string, f?: Record<string, unknown>) => logged.push(f),
       error: () => {},
     },
   }
-  return { deps, fenced, logged }
+  return { deps, fenced, released, logged }
 }
 
 const worker = (over: Partial<WorkerRecord>): WorkerRecord => ({
@@ -40,7 +47,7 @@ const worker = (over: Partial<WorkerRecord>): WorkerRecord => ({
 describe('fenceGoneWorkers', () => {
   test('behavior: fences workers of this host whose pid is gone or is ours; leaves the rest', async () => {
     const running = new Set([200, 300])
-    const { deps, fenced, logged } = setup([
+    const { deps, fenced, released, logged } = setup([
       worker({ id: 'gone', pid: 100 }),
       worker({ id: 'alive', pid: 200 }),
       worker({ id: 'reused-our-pid', pid: 555 }),
@@ -60,6 +67,8 @@ describe('fenceGoneWorkers', () => {
       'reused-our-pid',
     ])
     expect(fenced).toEqual(['gone', 'reused-our-pid'])
+    // their account locks go with them
+    expect(released).toEqual(['gone|', 'reused-our-pid|'])
     expect(logged).toHaveLength(2)
     // another process fenced it first: not logged twice
     expect(await fenceGoneWorkers(deps, self, Date.now())).toEqual([])

@@ -19,7 +19,7 @@ import type {
 } from '../ports/venueAdapter.js'
 import { dec, decString, floorToStep } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
-import { accountMarketLock } from './accountMarketLock.js'
+import { accountMarketLock, lockHolder } from './accountMarketLock.js'
 import { credentialErrorText, resolveCredential } from './resolveCredential.js'
 import { NEVER_PLACED_AFTER_MS, SEND_WINDOW_MS } from './sendWindow.js'
 import type { WorkerDeps } from './workerDeps.js'
@@ -169,8 +169,7 @@ async function submit(step: Step): Promise<number | null> {
     throw err
   }
   const lock = accountMarketLock(order.owner, order.venue, order.market)
-  // one holder per work item: two items of one worker must not share it
-  const holder = `${deps.workerId}|order|${order.id}`
+  const holder = lockHolder(deps.workerId, 'order', order.id)
   const iso = msToIso(now)
   if (!(await deps.store.locks.acquire(lock, holder, iso, deps.leaseMs))) {
     // another operation on this account and market is in flight

@@ -2,7 +2,7 @@ import type { Leg } from '../domain/taskEngineState.js'
 import type { MarketQuote, MarketRules } from '../ports/marketData.js'
 import { type Decimal, dec } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
-import { accountMarketLock } from './accountMarketLock.js'
+import { accountMarketLock, lockHolder } from './accountMarketLock.js'
 import { marketOf, venueOf } from './taskLegOrders.js'
 import type { TaskStep } from './taskStep.js'
 
@@ -47,8 +47,7 @@ export async function withLegLocks(
   const names = (['long', 'short'] as const).map((l) =>
     accountMarketLock(task.owner, venueOf(task, l), marketOf(task, l)),
   )
-  // one holder per work item: two items of one worker must not share it
-  const holder = `${deps.workerId}|task|${task.id}`
+  const holder = lockHolder(deps.workerId, 'task', task.id)
   const held: string[] = []
   try {
     for (const name of names) {
