@@ -9,7 +9,7 @@ import type {
   VenueCredential,
 } from '../ports/venueAdapter.js'
 import {
-  armDeadManSwitches,
+  createDeadManSwitches,
   DEAD_MAN_REARM_MS,
   DEAD_MAN_WINDOW_MS,
 } from './deadManSwitches.js'
@@ -113,11 +113,11 @@ function bed(workerId = 'w-me') {
     fail(err: Error | null) {
       failWith = err
     },
-    arm: (now: number) => armDeadManSwitches(deps, now),
+    arm: createDeadManSwitches(deps),
   }
 }
 
-describe('armDeadManSwitches', () => {
+describe('createDeadManSwitches', () => {
   test('default: arms each account with a resting order once, then not every heartbeat', async () => {
     const b = bed()
     b.rest([A, 'hl', 'ETH'], [A, 'hl', 'BTC'], [A, 'lighter', 'SOL'])

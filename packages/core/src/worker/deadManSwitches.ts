@@ -1,7 +1,6 @@
 import type { VenueId } from '../domain/venue.js'
 import { VenueRejectedError } from '../errors/venue.js'
 import { CredentialUnavailableError } from '../errors/worker.js'
-import type { Store } from '../ports/store.js'
 import type { CancelAllSwitch, VenueAdapter } from '../ports/venueAdapter.js'
 import { ownerShard } from './ownerShard.js'
 import { resolveCredential } from './resolveCredential.js'
@@ -50,20 +49,6 @@ interface SwitchState {
   running: boolean
 }
 
-/** by store and worker id: what this worker has armed, in memory */
-const states = new WeakMap<Store, Map<string, SwitchState>>()
-
-function stateOf(deps: WorkerDeps): SwitchState {
-  const byWorker = states.get(deps.store) ?? new Map<string, SwitchState>()
-  states.set(deps.store, byWorker)
-  let state = byWorker.get(deps.workerId)
-  if (!state) {
-    state = { accounts: new Map(), running: false }
-    byWorker.set(deps.workerId, state)
-  }
-  return state
-}
-
 interface Wanted {
   readonly owner: string
   readonly venue: VenueId
@@ -77,7 +62,8 @@ interface Wanted {
  * DEAD_MAN_WINDOW_MS after the last worker died, and clears it once when
  * nothing rests there any more. Call it from the worker's heartbeat
  * (every ~2 s) with the same deps; a call while the last one is still
- * sending returns at once. What is armed is kept in memory (a restarted
+ * sending returns at once. What is armed is kept in memory, by the one
+ * arming function a running worker makes (a restarted
  * worker arms again: the venue replaces the old schedule). A switch is
  * pushed out only when less than DEAD_MAN_REARM_MS is left beyond the
  * venue's least lead, or a market joins. A failure is logged once per
@@ -86,24 +72,25 @@ interface Wanted {
  *
  * An owner that leaves this worker's shard is forgotten without clearing:
  * the worker that now holds it arms its own switch, which replaces ours.
- * @example await armDeadManSwitches(deps, deps.clock.now())
+ * @example const arm = createDeadManSwitches(deps); await arm(deps.clock.now())
  */
-export async function armDeadManSwitches(
+export function createDeadManSwitches(
   deps: WorkerDeps,
-  now: number,
-): Promise<void> {
-  const state = stateOf(deps)
-  if (state.running) return
-  state.running = true
-  try {
-    await armAll(deps, state, now)
-  } catch (err) {
-    deps.logger.error('dead-man switches could not be read', {
-      workerId: deps.workerId,
-      error: messageOf(err),
-    })
-  } finally {
-    state.running = false
+): (now: number) => Promise<void> {
+  const state: SwitchState = { accounts: new Map(), running: false }
+  return async (now) => {
+    if (state.running) return
+    state.running = true
+    try {
+      await armAll(deps, state, now)
+    } catch (err) {
+      deps.logger.error('dead-man switches could not be read', {
+        workerId: deps.workerId,
+        error: messageOf(err),
+      })
+    } finally {
+      state.running = false
+    }
   }
 }
 

@@ -1,6 +1,6 @@
 import { FencedOutError } from '../errors/worker.js'
 import { msToIso } from '../util/time.js'
-import { armDeadManSwitches } from './deadManSwitches.js'
+import { createDeadManSwitches } from './deadManSwitches.js'
 import { fenceGoneWorkers } from './fenceGoneWorkers.js'
 import { runMonitorSweep } from './monitorSweep.js'
 import { LIVE_WORKER_MS } from './ownerShard.js'
@@ -191,6 +191,7 @@ export function startWorker(
   const startedAt = msToIso(deps.clock.now())
   let lastBeat = 0
 
+  const armDeadManSwitches = createDeadManSwitches(deps)
   let fenced = false
   let beating: Promise<boolean> | undefined
   /** false once this worker is fenced */
@@ -221,7 +222,7 @@ export function startWorker(
     if (deps.process) await fenceGoneWorkers(deps, deps.process, now)
     // not awaited: a send waiting for a venue's budget must not hold the
     // heartbeat (it never rejects; a call while one is in flight returns)
-    void armDeadManSwitches(deps, now)
+    void armDeadManSwitches(now)
     return true
   }
 
