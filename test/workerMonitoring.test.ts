@@ -1,4 +1,8 @@
-import { BUDGET_FALLBACK_MS, RequestBudgetError } from '@dn/core'
+import {
+  BUDGET_FALLBACK_MS,
+  FUNDING_READ_LAG_MS,
+  RequestBudgetError,
+} from '@dn/core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { dialects, type TestOwner } from './support/testService.js'
 import { startWorkerBed, type WorkerBed } from './support/workerHarness.js'
@@ -84,9 +88,11 @@ describe.each(dialects())('monitoring running tasks (%s)', (dialect) => {
     expect(calls.positions).toBeGreaterThanOrEqual(2)
     expect(calls.positions).toBeLessThanOrEqual(2 * 4)
     const before = await get(id)
-    // the next settlement passes: funding is read and booked
+    // the next settlement passes: funding is read (once the venue shows
+    // it) and booked
     await bed.advance(HOUR - (bed.clock.now() % HOUR) + 3_000)
-    await bed.advance(1_000)
+    expect(calls.funding).toBe(0)
+    await bed.advance(FUNDING_READ_LAG_MS)
     expect(calls.funding).toBeGreaterThanOrEqual(2)
     const after = await get(id)
     expect(after.fundingUsd).not.toBe(before.fundingUsd)

@@ -22,7 +22,7 @@ export function msToIso(ms: number): string {
   return new Date(ms).toISOString()
 }
 
-const HOUR_MS = 3_600_000
+export const HOUR_MS = 3_600_000
 
 /** The whole UTC hour `t` (Unix ms) falls in. */
 export function hourStart(t: number): number {

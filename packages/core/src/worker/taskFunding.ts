@@ -6,8 +6,12 @@ import type { TaskStep } from './taskStep.js'
 
 const LEGS: readonly Leg[] = ['long', 'short']
 
-/** Funding is read this long after a settlement, for the venue to show it. */
-export const FUNDING_READ_LAG_MS = 2_000
+/**
+ * Funding is read this long after a settlement, for the venue to show it:
+ * past the seconds in which Hyperliquid may still be applying it
+ * (HL_SETTLED_AFTER_MS), so the positions read then books it.
+ */
+export const FUNDING_READ_LAG_MS = 10_000
 
 interface BookedFunding {
   /** the task's funding total with the new payments added */

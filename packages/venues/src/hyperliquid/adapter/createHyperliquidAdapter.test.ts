@@ -594,42 +594,51 @@ describe('positions and funding', () => {
     ])
   })
 
-  test('userFunding filtered to the coin', async () => {
-    const row = (coin: string, time: number, usdc: string) => ({
-      time,
-      hash: '0x0000000000000000000000000000000000000000000000000000000000000000',
-      delta: {
-        type: 'funding',
-        coin,
-        usdc,
-        szi: '-0.5',
-        fundingRate: '0.0000125',
-        nSamples: null,
-      },
-    })
-    infoAnswer = () => [
-      row('ETH', 1_700_000_000_000, '0.0187'),
-      row('BTC', 1_700_000_000_000, '-0.01'),
-      row('ETH', 1_700_003_600_000, '0.02'),
-    ]
+  /** 2023-11-14T22:00Z: the settlement before `now` (22:13:20) */
+  const H22 = 1_699_999_200_000
+  const fundingRow = (coin: string, time: number, usdc = '0.01') => ({
+    time,
+    hash: '0x0000000000000000000000000000000000000000000000000000000000000000',
+    delta: {
+      type: 'funding',
+      coin,
+      usdc,
+      szi: '-0.5',
+      fundingRate: '0.0000125',
+      nSamples: null,
+    },
+  })
+  /** userFunding as given; a clearinghouseState with no positions */
+  const answerFunding = (rows: unknown[]) => {
+    infoAnswer = (body) =>
+      body.type === 'userFunding' ? rows : { assetPositions: [], time: now }
+  }
+  const fundingReads = () => infoCalls.filter((c) => c.type === 'userFunding')
+
+  test('userFunding filtered to the coin, each payment dated by the hour it settled', async () => {
+    // the venue dates a settlement a few ms into its hour
+    answerFunding([
+      fundingRow('ETH', H22 + 37, '0.0187'),
+      fundingRow('BTC', H22 + 37, '-0.01'),
+      fundingRow('ETH', H22 + 3_600_041, '0.02'),
+    ])
     const since = '2023-11-14T22:00:00.000Z'
+    // no state held from before the settlement: the venue's record
     const fs = await adapter().funding(cred, 'ETH', since)
-    expect(infoCalls[0]).toEqual({
-      type: 'userFunding',
-      user: OWNER,
-      startTime: Date.parse(since),
-    })
+    expect(fundingReads()).toEqual([
+      { type: 'userFunding', user: OWNER, startTime: Date.parse(since) },
+    ])
     expect(fs).toEqual([
       {
         market: 'ETH',
-        time: new Date(1_700_000_000_000).toISOString(),
+        time: new Date(H22).toISOString(),
         amountUsd: '0.0187',
         rate: '0.0000125',
         positionSize: '-0.5',
       },
       {
         market: 'ETH',
-        time: new Date(1_700_003_600_000).toISOString(),
+        time: new Date(H22 + 3_600_000).toISOString(),
         amountUsd: '0.02',
         rate: '0.0000125',
         positionSize: '-0.5',
@@ -638,22 +647,7 @@ describe('positions and funding', () => {
   })
 
   test('behavior: one userFunding read an hour serves every market and cursor of the user', async () => {
-    const row = (coin: string, time: number) => ({
-      time,
-      hash: '0x0000000000000000000000000000000000000000000000000000000000000000',
-      delta: {
-        type: 'funding',
-        coin,
-        usdc: '0.01',
-        szi: '1',
-        fundingRate: '0.00001',
-        nSamples: null,
-      },
-    })
-    infoAnswer = () => [
-      row('ETH', 1_700_000_000_000),
-      row('BTC', 1_700_000_000_000),
-    ]
+    answerFunding([fundingRow('ETH', H22 + 37), fundingRow('BTC', H22 + 37)])
     const a = adapter()
     const since = '2023-11-14T22:00:00.000Z'
     const [eth, btc] = await Promise.all([
@@ -664,23 +658,22 @@ describe('positions and funding', () => {
     expect(btc.map((f) => f.market)).toEqual(['BTC'])
     // a second market a moment later is served by the same read
     expect((await a.funding(cred, 'ETH', since)).length).toBe(1)
-    expect(infoCalls.filter((c) => c.type === 'userFunding')).toHaveLength(1)
+    expect(fundingReads()).toHaveLength(1)
     // a cursor later in the same hour (a task booked up to a payment, or
     // created then) joins the hour's read and keeps only its own rows
-    const after = new Date(1_700_000_000_001).toISOString()
+    const after = new Date(H22 + 1).toISOString()
     expect(await a.funding(cred, 'ETH', after)).toEqual([])
-    const before = new Date(1_700_000_000_000).toISOString()
-    expect((await a.funding(cred, 'ETH', before)).length).toBe(1)
-    expect(infoCalls.filter((c) => c.type === 'userFunding')).toHaveLength(1)
+    expect(fundingReads()).toHaveLength(1)
     // a cursor in another hour is another read, from that hour
-    await a.funding(cred, 'ETH', '2023-11-14T23:20:00.000Z')
-    const reads = infoCalls.filter((c) => c.type === 'userFunding')
-    expect(reads).toHaveLength(2)
-    expect(reads[1]?.startTime).toBe(Date.parse('2023-11-14T23:00:00.000Z'))
+    await a.funding(cred, 'ETH', '2023-11-14T21:20:00.000Z')
+    expect(fundingReads()).toHaveLength(2)
+    expect(fundingReads()[1]?.startTime).toBe(
+      Date.parse('2023-11-14T21:00:00.000Z'),
+    )
     // and so is the same cursor once the shared read is old
     now += 5_001
     await a.funding(cred, 'BTC', since)
-    expect(infoCalls.filter((c) => c.type === 'userFunding')).toHaveLength(3)
+    expect(fundingReads()).toHaveLength(3)
   })
 
   test('a 502 on a read → VenueUnavailableError', async () => {

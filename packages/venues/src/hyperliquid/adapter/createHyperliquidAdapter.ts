@@ -4,6 +4,8 @@ import {
   dec,
   decString,
   type FundingPayment,
+  HOUR_MS,
+  hourStart,
   type MarketQuote,
   type MarketRules,
   nextHourAfter,
@@ -43,6 +45,7 @@ import {
 } from '../signing/orderAction.js'
 import type { HlStream } from '../stream/createHlMarketStream.js'
 import { armHlCancelAll, HL_CANCEL_ALL_SWITCH } from './armHlCancelAll.js'
+import { createHlCumFunding, HL_SETTLED_AFTER_MS } from './hlCumFunding.js'
 import { hlExchangeResponse } from './hlExchangeResponse.js'
 import { hlFillAverage } from './hlFillAverage.js'
 import {
@@ -170,6 +173,20 @@ export function createHyperliquidAdapter(
       return rows
     },
   )
+  // funding read off the positions reads' cumulative funding
+  const cum = createHlCumFunding()
+  // a read of a user's state to see a settlement, shared by its markets
+  const settledReads = new Map<string, Promise<void>>()
+  const readSettledState = (user: string, priority: RequestPriority) => {
+    let p = settledReads.get(user)
+    if (!p) {
+      p = post('/info', { type: 'clearinghouseState', user }, 'read', priority)
+        .then((raw) => cum.observe(user, stateTime(raw, clock.now()), raw))
+        .finally(() => settledReads.delete(user))
+      settledReads.set(user, p)
+    }
+    return p
+  }
   const stream = options.marketStream
   // the user stream serves main-dex accounts; a builder dex has its own
   const userStream =
@@ -220,6 +237,34 @@ export function createHyperliquidAdapter(
       },
       'write',
     )
+  }
+
+  /**
+   * The payment since `since` from the states around the one settlement
+   * after it (the state after it read now when none is held); undefined
+   * when they cannot tell: more than one settlement, a builder-dex market,
+   * no state before it (a restart), a size change across it.
+   */
+  async function fundingFromStates(
+    user: string,
+    market: string,
+    since: number,
+    read: ReadOptions | undefined,
+  ): Promise<FundingPayment[] | undefined> {
+    const now = clock.now()
+    const settled = hourStart(now)
+    // the hour's settlement may be landing: the venue's record tells
+    if (now - settled < HL_SETTLED_AFTER_MS) return undefined
+    if (since > settled) return []
+    if (since <= settled - HOUR_MS || market.includes(':')) return undefined
+    if (cum.payment(user, market, settled) === undefined) {
+      if (cum.settledStateHeld(user, settled)) return undefined
+      // a positions read in effect (weight 2), shared by the user's
+      // markets: it books them all, so it goes as routine monitoring
+      await readSettledState(user, read?.priority ?? 'routine')
+    }
+    const p = cum.payment(user, market, settled)
+    return p === undefined ? undefined : p === null ? [] : [p]
   }
 
   return Object.freeze({
@@ -314,6 +359,7 @@ export function createHyperliquidAdapter(
           { cause: err },
         )
       }
+      cum.traded(owner(cred), a.name, clock.now())
       // an order lost in transit cannot land after expiresAfter
       const raw = await signedPost(
         cred,
@@ -417,7 +463,14 @@ export function createHyperliquidAdapter(
       const user = owner(cred)
       // a watched user's state as the stream pushed it: no request
       const streamed = streamedState(user)
-      if (streamed) return parsePositions(streamed.state)
+      if (streamed) {
+        cum.observe(
+          user,
+          stateTime(streamed.state, streamed.at),
+          streamed.state,
+        )
+        return parsePositions(streamed.state)
+      }
       // each dex keeps its own clearinghouse: the main one, and those of
       // the builder dexes whose markets this process trades (the worker
       // reads a task's markets before its positions)
@@ -434,6 +487,7 @@ export function createHyperliquidAdapter(
           ),
         ),
       )
+      cum.observe(user, stateTime(states[0], clock.now()), states[0])
       return states.flatMap(parsePositions)
     },
 
@@ -447,19 +501,27 @@ export function createHyperliquidAdapter(
       if (!Number.isFinite(startTime)) {
         throw new RangeError(`since must be an ISO time: ${since}`)
       }
-      const { key } = fundingReadKey(owner(cred), startTime)
+      const user = owner(cred)
+      const fromStates = await fundingFromStates(user, market, startTime, read)
+      if (fromStates !== undefined) return fromStates
+      const { key } = fundingReadKey(user, startTime)
       const rows = (
         await fundingRows.get(key, FUNDING_SHARED_MS, read?.priority)
       ).value
-      return rows
-        .filter((p) => p.coin === market && p.time >= startTime)
-        .map((p) => ({
-          market,
-          time: new Date(p.time).toISOString(),
-          amountUsd: p.usdc,
-          rate: p.rate,
-          positionSize: p.szi,
-        }))
+      return (
+        rows
+          // a payment is dated by the hour it settles: the same time
+          // whether a state change or this history showed it
+          .map((p) => ({ ...p, time: hourStart(p.time) }))
+          .filter((p) => p.coin === market && p.time >= startTime)
+          .map((p) => ({
+            market,
+            time: new Date(p.time).toISOString(),
+            amountUsd: p.usdc,
+            rate: p.rate,
+            positionSize: p.szi,
+          }))
+      )
     },
   })
 }
@@ -687,6 +749,13 @@ interface HlFundingRow {
   readonly usdc: string
   readonly rate: string
   readonly szi: string
+}
+
+/** The venue's time of a clearinghouseState, else when it was read. */
+function stateTime(raw: unknown, readAt: number): number {
+  return isObj(raw) && Number.isSafeInteger(raw.time)
+    ? (raw.time as number)
+    : readAt
 }
 
 function parseFundingRow(row: unknown): HlFundingRow {

@@ -204,7 +204,7 @@ function clearinghouseState(state: HlFakeState, u: string, dex: string) {
           liquidationPx: p.liquidationPrice,
           marginUsed: usd(margin),
           maxLeverage: state.exchange.rules(p.market)?.maxLeverage ?? 0,
-          cumFunding: { allTime: '0', sinceOpen: '0', sinceChange: '0' },
+          cumFunding: cumFunding(state, u, p.market, p.size),
         },
       }
     })
@@ -221,6 +221,32 @@ function clearinghouseState(state: HlFakeState, u: string, dex: string) {
     withdrawable: account.freeMarginUsd,
     assetPositions,
     time,
+  }
+}
+
+/**
+ * Funding the user paid on `coin` (positive: paid, as the venue shows it):
+ * over all time, and over the trailing payments on this side (since open)
+ * and at this size (since change), as far as the payments show them.
+ */
+function cumFunding(state: HlFakeState, u: string, coin: string, szi: string) {
+  const paid = state.exchange.funding(u, coin, new Date(0).toISOString())
+  let allTime = dec(0)
+  for (const f of paid) allTime = allTime.sub(f.amountUsd)
+  const trailing = (same: (size: Decimal) => boolean) => {
+    let sum = dec(0)
+    for (let i = paid.length - 1; i >= 0; i--) {
+      const f = paid[i] as (typeof paid)[number]
+      if (!same(dec(f.positionSize))) break
+      sum = sum.sub(f.amountUsd)
+    }
+    return usd(sum)
+  }
+  const size = dec(szi)
+  return {
+    allTime: usd(allTime),
+    sinceOpen: trailing((s) => s.isPositive() === size.isPositive()),
+    sinceChange: trailing((s) => s.eq(size)),
   }
 }
 

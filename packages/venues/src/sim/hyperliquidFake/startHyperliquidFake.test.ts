@@ -279,6 +279,14 @@ describe('startHyperliquidFake', () => {
       szi: '0.001',
     })
     expect(Number(rows[0].delta.usdc)).toBeLessThan(0)
+    // the position shows what it paid (positive: paid), as the venue does
+    const st = (await k.info({ type: 'clearinghouseState', user: USER })).body
+    const paid = String(-Number(rows[0].delta.usdc))
+    expect(st.assetPositions[0].position.cumFunding).toEqual({
+      allTime: paid,
+      sinceOpen: paid,
+      sinceChange: paid,
+    })
   })
 
   test('fault: outage answers 503; timeoutAfterAccept processes then drops the socket', async () => {
