@@ -8,10 +8,12 @@ const LEGS: readonly Leg[] = ['long', 'short']
 
 /**
  * Funding is read this long after a settlement, for the venue to show it:
- * past the seconds in which Hyperliquid may still be applying it
- * (HL_SETTLED_AFTER_MS), so the positions read then books it.
+ * past the seconds in which Hyperliquid may still be applying it, and
+ * past a cycle of monitoring's positions reads (about 25 s at the budget's
+ * pace), whose states then show the settlement: Hyperliquid books funding
+ * from them, with no read of its own.
  */
-export const FUNDING_READ_LAG_MS = 10_000
+export const FUNDING_READ_LAG_MS = 45_000
 
 interface BookedFunding {
   /** the task's funding total with the new payments added */
