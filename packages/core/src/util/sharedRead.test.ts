@@ -249,4 +249,22 @@ describe('createSharedRead', () => {
       { numRuns: 200 },
     )
   })
+
+  test('forgetAfterMs: snapshots of keys no longer asked are forgotten, so a key per hour does not accumulate', async () => {
+    let now = 0
+    const read = createSharedRead(
+      { now: () => now },
+      async (key: string) => `v-${key}`,
+      { forgetAfterMs: 60_000 },
+    )
+    for (let hour = 0; hour < 5; hour++) {
+      now = hour * 3_600_000
+      await read.get(`user|${hour}`, 5_000)
+      // the hour's own key is held while it is asked
+      expect(read.peek(`user|${hour}`)?.value).toBe(`v-user|${hour}`)
+      // every earlier hour's is gone
+      for (let h = 0; h < hour; h++)
+        expect(read.peek(`user|${h}`)).toBe(undefined)
+    }
+  })
 })

@@ -32,6 +32,15 @@ export interface SharedRead<K, T, C = undefined> {
   drop(key: K): void
 }
 
+export interface SharedReadOptions {
+  /**
+   * Snapshots older than this are forgotten (looked for at most once in
+   * that time), for keys that are never asked again (a funding read per
+   * account and hour) @default kept until dropped
+   */
+  readonly forgetAfterMs?: number | undefined
+}
+
 /**
  * @param read sends the venue request for `key`, with the context of the
  *   caller that asked first
@@ -40,8 +49,20 @@ export interface SharedRead<K, T, C = undefined> {
 export function createSharedRead<K, T, C = undefined>(
   clock: Clock,
   read: (key: K, context: C | undefined) => Promise<T>,
+  options: SharedReadOptions = {},
 ): SharedRead<K, T, C> {
   const snapshots = new Map<K, Snapshot<T>>()
+  const forgetAfter = options.forgetAfterMs
+  let forgotAt = clock.now()
+  const forgetOld = () => {
+    if (forgetAfter === undefined) return
+    const now = clock.now()
+    if (now - forgotAt < forgetAfter) return
+    forgotAt = now
+    for (const [key, snap] of snapshots) {
+      if (now - snap.at > forgetAfter) snapshots.delete(key)
+    }
+  }
   const inFlight = new Map<K, Promise<Snapshot<T>>>()
   // a drop makes reads already in flight stale: they serve their own
   // callers but are not kept
@@ -52,6 +73,7 @@ export function createSharedRead<K, T, C = undefined>(
   }
   return {
     get(key, maxAgeMs, context) {
+      forgetOld()
       const hit = snapshots.get(key)
       if (hit && clock.now() - hit.at <= maxAgeMs) return Promise.resolve(hit)
       const pending = inFlight.get(key)

@@ -168,6 +168,8 @@ const INCOME_PAGE = 1000
 const INCOME_MAX_PAGES = 20
 /** ms one income read from a cursor serves every market's tasks */
 const INCOME_SHARED_MS = 5_000
+/** a read per account and hour is asked again only in that moment */
+const FORGET_FUNDING_READS = { forgetAfterMs: 60_000 }
 
 type AsterIncomeRow = ReturnType<typeof parseIncomeRow>
 /** Aster's fallback interval when `fundingInfo` does not list a symbol */
@@ -226,43 +228,47 @@ export function createAsterAdapter(options: AsterAdapterOptions): AsterAdapter {
     string,
     AsterIncomeRow[],
     { cred: VenueCredential; priority: RequestPriority | undefined }
-  >(clock, async (key, ctx) => {
-    if (!ctx) throw new Error(`no credential for ${key}`)
-    const { cred } = ctx
-    let startTime = Number(key.slice(key.indexOf('|') + 1))
-    const rows: AsterIncomeRow[] = []
-    const seen = new Set<string>()
-    for (let page = 0; page < INCOME_MAX_PAGES; page++) {
-      const raw = await signed(
-        cred,
-        'GET',
-        '/fapi/v3/income',
-        [
-          ['incomeType', 'FUNDING_FEE'],
-          ['startTime', String(startTime)],
-          ['limit', String(INCOME_PAGE)],
-        ],
-        'read',
-        undefined,
-        ctx.priority ?? 'history',
-      )
-      if (!Array.isArray(raw)) throw badRead('income', raw)
-      let last = startTime
-      for (const row of raw) {
-        const r = parseIncomeRow(row)
-        last = Math.max(last, r.time)
-        // a page may end inside one settlement's rows: the next starts
-        // at its time again, and what was read is not counted twice
-        const id = `${r.time}|${r.symbol}`
-        if (seen.has(id)) continue
-        seen.add(id)
-        rows.push(r)
+  >(
+    clock,
+    async (key, ctx) => {
+      if (!ctx) throw new Error(`no credential for ${key}`)
+      const { cred } = ctx
+      let startTime = Number(key.slice(key.indexOf('|') + 1))
+      const rows: AsterIncomeRow[] = []
+      const seen = new Set<string>()
+      for (let page = 0; page < INCOME_MAX_PAGES; page++) {
+        const raw = await signed(
+          cred,
+          'GET',
+          '/fapi/v3/income',
+          [
+            ['incomeType', 'FUNDING_FEE'],
+            ['startTime', String(startTime)],
+            ['limit', String(INCOME_PAGE)],
+          ],
+          'read',
+          undefined,
+          ctx.priority ?? 'history',
+        )
+        if (!Array.isArray(raw)) throw badRead('income', raw)
+        let last = startTime
+        for (const row of raw) {
+          const r = parseIncomeRow(row)
+          last = Math.max(last, r.time)
+          // a page may end inside one settlement's rows: the next starts
+          // at its time again, and what was read is not counted twice
+          const id = `${r.time}|${r.symbol}`
+          if (seen.has(id)) continue
+          seen.add(id)
+          rows.push(r)
+        }
+        if (raw.length < INCOME_PAGE) break
+        startTime = last
       }
-      if (raw.length < INCOME_PAGE) break
-      startTime = last
-    }
-    return rows
-  })
+      return rows
+    },
+    FORGET_FUNDING_READS,
+  )
 
   /** A public read; a refusal (e.g. -1121) means the data is unavailable. */
   /** Market data: one read serves every quote, so it goes before routine reads. */

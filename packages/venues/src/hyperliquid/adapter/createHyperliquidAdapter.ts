@@ -172,6 +172,8 @@ export function createHyperliquidAdapter(
       }
       return rows
     },
+    // a read per user and hour is asked again only in that moment
+    { forgetAfterMs: 60_000 },
   )
   // funding read off the positions reads' cumulative funding
   const cum = createHlCumFunding()
