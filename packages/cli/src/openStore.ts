@@ -1,3 +1,4 @@
+import { closeSync, openSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Store } from '@dn/core'
 
@@ -22,6 +23,10 @@ export async function openStore(
   const filename = db?.startsWith('sqlite:')
     ? db.slice('sqlite:'.length)
     : join(dataDir, 'dn.sqlite')
+  // it holds the venue credentials (encrypted) and the API key hashes:
+  // readable by its owner only, as the master key is (SQLite gives its
+  // journal and WAL files the database file's mode)
+  if (filename !== ':memory:') closeSync(openSync(filename, 'a', 0o600))
   const { createSqliteStore } = await import('@dn/core/sqlite')
   return createSqliteStore({ filename })
 }

@@ -17,6 +17,7 @@ import { composeServerDeps } from '../composeServerDeps.js'
 import { composeVenues } from '../composeVenues.js'
 import { composeWorkerDeps } from '../composeWorkerDeps.js'
 import { deriveKey } from '../masterKey.js'
+import { assertPortsFree } from '../portsFree.js'
 import {
   bindingConfigFromEnv,
   type CommonFlags,
@@ -48,6 +49,24 @@ const DEFAULT_SIM_URL = process.env.DN_SIM_URL ?? 'http://127.0.0.1:8081'
  */
 async function runUp(flags: UpFlags, mode: 'up' | 'serve'): Promise<void> {
   const env = process.env
+  await assertPortsFree([
+    {
+      host: flags.host,
+      port: Number(flags.port),
+      what: 'the API',
+      flag: '--port <port> (or DN_PORT)',
+    },
+    ...(mode === 'up'
+      ? [
+          {
+            host: '127.0.0.1',
+            port: Number(flags.simPort),
+            what: 'the simulated venues and faucet',
+            flag: '--sim-port <port>',
+          },
+        ]
+      : []),
+  ])
   const { masterKey, store } = await openRuntime(flags, mode === 'up')
   const bindingConfig = bindingConfigFromEnv(env)
   const urls = protocolUrlsFromEnv(env, flags)
@@ -84,12 +103,7 @@ async function runUp(flags: UpFlags, mode: 'up' | 'serve'): Promise<void> {
     port: Number(flags.port),
     ...httpLimitsFromEnv(env),
   })
-  const parts = [
-    `api ${server.url}`,
-    ...Object.entries(venues.protocolUrls).map(
-      ([venue, url]) => `${venue} protocol ${url}`,
-    ),
-  ]
+  const parts = [`api ${server.url}`]
   let stopWorker = async (): Promise<WorkerStopReport | undefined> => undefined
   let stopFaucet = async () => {}
   if (mode === 'up') {
@@ -114,9 +128,7 @@ async function runUp(flags: UpFlags, mode: 'up' | 'serve'): Promise<void> {
       'worker running',
     )
   }
-  process.stderr.write(
-    `dn: ${parts.join(', ')} (store: ${store.dialect}, env: ${deps.env})\n`,
-  )
+  // stopping is graceful from the moment anyone is told it runs
   onShutdown(async () => {
     // no new request, then no new claim: what the API accepted is queued
     const http = await server.close()
@@ -126,6 +138,20 @@ async function runUp(flags: UpFlags, mode: 'up' | 'serve'): Promise<void> {
     await store.close()
     return describeShutdown({ http, worker })
   })
+  const protocols = Object.entries(venues.protocolUrls).map(
+    ([venue, url]) => `${venue} ${url}`,
+  )
+  process.stderr.write(
+    [
+      `dn: ${parts.join(', ')} (store: ${store.dialect}, env: ${deps.env})`,
+      `dn: venue protocols: ${protocols.join(', ')}`,
+      ...(mode === 'up'
+        ? [
+            'dn: next, in another terminal: npx dn wallet new && npx dn faucet && npx dn bind --venues hl,aster (README: "Using it"); Ctrl-C stops',
+          ]
+        : []),
+    ].join('\n') + '\n',
+  )
 }
 
 export function registerUpCommands(program: Command): void {

@@ -55,14 +55,15 @@ export function registerWorkerCommands(program: Command): void {
           : {}),
       })
       const running = startWorker(deps)
-      process.stderr.write(
-        `dn: worker ${deps.workerId} running (store: ${store.dialect})\n`,
-      )
+      // stopping is graceful from the moment anyone is told it runs
       onShutdown(async () => {
         const worker = await running.stop()
         await store.close()
         return describeShutdown({ worker })
       })
+      process.stderr.write(
+        `dn: worker ${deps.workerId} running (store: ${store.dialect})\n`,
+      )
       const end = await running.done
       if (end === 'fenced') {
         process.stderr.write(

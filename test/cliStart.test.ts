@@ -1,0 +1,154 @@
+import { spawn } from 'node:child_process'
+import {
+  existsSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  statSync,
+} from 'node:fs'
+import { createServer, type Server } from 'node:net'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { bundleCli } from './support/bundleCli.js'
+import { freePort } from './support/freePort.js'
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
+
+/** Runs `dn` to its exit (or until `until` shows on stderr, then SIGTERM). */
+function runDn(
+  cli: string,
+  args: readonly string[],
+  until?: RegExp,
+): Promise<{ code: number | null; err: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, ...args], {
+      env: { ...process.env, DN_MASTER_KEY: undefined },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    })
+    let err = ''
+    child.stderr?.on('data', (d: Buffer) => {
+      err += d.toString()
+      if (until?.test(err)) child.kill('SIGTERM')
+    })
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000)
+    child.once('error', reject)
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      resolve({ code, err })
+    })
+  })
+}
+
+describe('dn up starting', () => {
+  let cli: string
+  let dir: string
+  let busy: Server
+  let busyPort: number
+
+  beforeAll(async () => {
+    cli = await bundleCli()
+    dir = mkdtempSync(join(tmpdir(), 'dn-start-'))
+    busy = createServer()
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r))
+    busyPort = (busy.address() as { port: number }).port
+  }, 120_000)
+
+  afterAll(async () => {
+    await new Promise((r) => busy?.close(r))
+    if (cli) rmSync(dirname(cli), { recursive: true, force: true })
+    if (dir) rmSync(dir, { recursive: true, force: true })
+  })
+
+  test('a busy API port names the flag that moves it, before writing anything', async () => {
+    const data = join(dir, 'busy-api')
+    const r = await runDn(cli, [
+      'up',
+      '--port',
+      String(busyPort),
+      '--sim-port',
+      '0',
+      '--data',
+      data,
+    ])
+    expect(r.code).toBe(1)
+    expect(r.err).toBe(
+      `dn: port ${busyPort} on 127.0.0.1 (the API) is in use, by another dn or another program; choose a free one with --port <port> (or DN_PORT)\n`,
+    )
+    // no master key, no database
+    expect(existsSync(data)).toBe(false)
+  })
+
+  test('a busy simulator port names --sim-port', async () => {
+    const data = join(dir, 'busy-sim')
+    const r = await runDn(cli, [
+      'up',
+      '--port',
+      '0',
+      '--sim-port',
+      String(busyPort),
+      '--data',
+      data,
+    ])
+    expect(r.code).toBe(1)
+    expect(r.err).toContain(
+      `port ${busyPort} on 127.0.0.1 (the simulated venues and faucet) is in use`,
+    )
+    expect(r.err).toContain('--sim-port <port>')
+    expect(existsSync(data)).toBe(false)
+  })
+
+  test('a first start says where everything is and what to do next; the database is readable by its owner only', async () => {
+    const data = join(dir, 'fresh')
+    const [port, simPort] = [await freePort(), await freePort()]
+    const r = await runDn(
+      cli,
+      [
+        'up',
+        '--port',
+        String(port),
+        '--sim-port',
+        String(simPort),
+        '--data',
+        data,
+      ],
+      /Ctrl-C stops\n/,
+    )
+    const lines = r.err.trim().split('\n')
+    expect(lines[0]).toMatch(/created a master key .* \(mode 0600\)/)
+    expect(lines[1]).toBe(
+      `dn: api http://127.0.0.1:${port}, simulated venues http://127.0.0.1:${simPort} (POST /faucet), worker running (store: sqlite, env: local)`,
+    )
+    expect(lines[2]).toMatch(
+      /^dn: venue protocols: hl http:\/\/127\.0\.0\.1:\d+, lighter http:\/\/127\.0\.0\.1:\d+, lighter-mainnet http:\/\/127\.0\.0\.1:\d+, aster http:\/\/127\.0\.0\.1:\d+$/,
+    )
+    expect(lines[3]).toMatch(
+      /^dn: next, in another terminal: npx dn wallet new/,
+    )
+    expect(lines[4]).toMatch(/^dn: stopped on SIGTERM/)
+    expect(r.code).toBe(0)
+    expect(statSync(join(data, 'dn.sqlite')).mode & 0o777).toBe(0o600)
+    expect(statSync(join(data, 'master.key')).mode & 0o777).toBe(0o600)
+  })
+
+  test('`npx dn` runs the CLI: npm links its bin at install, before any build', async () => {
+    // the bin is a file of the repository, not of the build
+    const bin = join(ROOT, 'node_modules', '.bin', 'dn')
+    expect(realpathSync(bin)).toBe(join(ROOT, 'packages/cli/bin/dn.js'))
+    const r = await new Promise<{ code: number | null; out: string }>(
+      (resolve) => {
+        const child = spawn(bin, ['--help'], {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        })
+        let out = ''
+        child.stdout?.on('data', (d: Buffer) => {
+          out += d.toString()
+        })
+        child.once('exit', (code) => resolve({ code, out }))
+      },
+    )
+    expect(r.code).toBe(0)
+    expect(r.out).toMatch(/^Usage: dn /)
+  })
+})
