@@ -16,7 +16,7 @@ import type { ServerDeps } from './serverDeps.js'
 class MethodNotAllowedError extends AppError {
   override name = 'MethodNotAllowedError'
   constructor() {
-    super(405, 'method_not_allowed', 'method not allowed on this route')
+    super('method_not_allowed', 'method not allowed on this route')
   }
 }
 

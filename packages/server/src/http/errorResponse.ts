@@ -1,5 +1,6 @@
 import {
   type AppError,
+  type DnErrorCode,
   errorBody,
   isAppError,
   RateLimitedError,
@@ -17,7 +18,7 @@ export function errorResponse(
   err: unknown,
   requestId: string,
   logger: Logger,
-): HttpResponse & { code: string } {
+): HttpResponse & { code: DnErrorCode } {
   if (err instanceof RequestAbortedError) {
     logger.debug?.('client aborted the request', { requestId })
   }
@@ -39,7 +40,7 @@ export function errorResponse(
   }
 }
 
-function fromAppError(err: AppError): HttpResponse & { code: string } {
+function fromAppError(err: AppError): HttpResponse & { code: DnErrorCode } {
   const headers: Record<string, string> = {}
   if (err instanceof RateLimitedError) {
     headers['retry-after'] = String(err.retryAfterSeconds)

@@ -145,7 +145,6 @@ export function schemaRef(schema: v.GenericSchema): { $ref: string } {
   const name = NAMES.get(schema)
   if (name === undefined) {
     throw new AppError(
-      500,
       'openapi_unnamed_schema',
       `schema of type "${schema.type}" is not a named component`,
     )
