@@ -1,5 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { describe, expect, test } from 'vitest'
+import { errorStatuses } from './errorStatuses.js'
 import { buildOpenApiDocument } from './openApiDocument.js'
 import { ROUTES, type RouteSpec } from './routes.js'
 
@@ -8,6 +9,8 @@ type Json = Record<string, unknown>
 const doc = buildOpenApiDocument()
 const routes: readonly RouteSpec[] = ROUTES
 const paths = doc.paths as Record<string, Record<string, Json>>
+const statusesOf = (route: RouteSpec) =>
+  errorStatuses(route.errors, route.reservedStatuses).map((e) => e.status)
 const components = doc.components as Record<string, Record<string, Json>>
 const schemas = components.schemas as Record<string, Json>
 
@@ -75,9 +78,9 @@ describe('buildOpenApiDocument', () => {
       expect(op.operationId).toBe(route.operationId)
       const statuses = Object.keys(op.responses as Json).map(Number)
       expect(statuses.sort((a, b) => a - b)).toEqual(
-        [route.success.status, ...route.errors].sort((a, b) => a - b),
+        [route.success.status, ...statusesOf(route)].sort((a, b) => a - b),
       )
-      for (const status of route.errors) {
+      for (const status of statusesOf(route)) {
         const res = (op.responses as Record<string, Json>)[status] as Json
         expect(typeof res.description).toBe('string')
         expect(res.description).not.toBe('Error')
@@ -91,14 +94,18 @@ describe('buildOpenApiDocument', () => {
   })
 
   test('behavior: error lists follow the contract', () => {
-    const errorsOf = (method: string, path: string) =>
-      routes.find((r) => r.method === method && r.path === path)?.errors
+    const errorsOf = (method: string, path: string) => {
+      const route = routes.find((r) => r.method === method && r.path === path)
+      return route && statusesOf(route)
+    }
     const keyGet = [400, 401, 404, 429, 503]
     const keyPost = [400, 401, 403, 404, 409, 413, 415, 429, 503]
     const binding = [400, 401, 403, 404, 405, 409, 410, 413, 415, 429, 503]
     for (const route of routes) {
       if (route.auth !== 'apiKey') continue
-      expect(route.errors).toEqual(route.method === 'GET' ? keyGet : keyPost)
+      expect(statusesOf(route)).toEqual(
+        route.method === 'GET' ? keyGet : keyPost,
+      )
     }
     expect(errorsOf('POST', '/v1/venue-bindings/prepare')).toEqual(
       [...binding, 422].sort((a, b) => a - b),

@@ -9,7 +9,7 @@ import {
   inlineSchema,
   schemaRef,
 } from './componentSchemas.js'
-import { errorDescriptions } from './errorDescriptions.js'
+import { errorStatuses } from './errorStatuses.js'
 import { ROUTES, type RouteSpec } from './routes.js'
 
 /** Contract version of the document (`info.version`). */
@@ -135,7 +135,6 @@ function response(
 }
 
 function operation(route: RouteSpec): Json {
-  const texts = errorDescriptions(route.tag)
   const responses: Json = {
     [route.success.status]: response(
       route,
@@ -144,13 +143,11 @@ function operation(route: RouteSpec): Json {
       route.success.schema,
     ),
   }
-  for (const status of route.errors) {
-    responses[status] = response(
-      route,
-      status,
-      texts[status] ?? 'Error',
-      route.errorSchema,
-    )
+  for (const { status, description } of errorStatuses(
+    route.errors,
+    route.reservedStatuses,
+  )) {
+    responses[status] = response(route, status, description, route.errorSchema)
   }
   const params = parameters(route)
   return {

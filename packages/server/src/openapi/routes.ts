@@ -6,6 +6,7 @@ import {
   CreatedApiKey,
   CreatePerpOrderBody,
   CreateTaskBody,
+  type DnErrorCode,
   EmptyBody,
   EmptyQuery,
   ErrorBody,
@@ -28,6 +29,13 @@ import {
   WalletHeaders,
 } from '@dn/core'
 import * as v from 'valibot'
+import {
+  BINDING_ERRORS,
+  KEY_COMMAND_ERRORS,
+  KEY_READ_ERRORS,
+  WALLET_BODY_ERRORS,
+  WALLET_ERRORS,
+} from './errorCodeSets.js'
 
 /** Any valibot schema a route may name. */
 export type RouteSchema = v.GenericSchema
@@ -69,8 +77,13 @@ export interface RouteSpec {
     readonly schema: RouteSchema
     readonly description: string
   }
-  /** error statuses the route may answer, ascending */
-  readonly errors: readonly number[]
+  /** error codes the route may answer; its error statuses are theirs */
+  readonly errors: readonly DnErrorCode[]
+  /**
+   * statuses the contract lists for the route that no code answers today
+   * (documented as reserved)
+   */
+  readonly reservedStatuses?: readonly number[]
   /** body of every error status */
   readonly errorSchema: RouteSchema
 }
@@ -81,15 +94,6 @@ export const OpenApiDocumentSchema = v.looseObject({
   info: v.looseObject({ title: v.string(), version: v.string() }),
   paths: v.record(v.string(), v.unknown()),
 })
-
-const KEY_READ_ERRORS = [400, 401, 404, 429, 503] as const
-const KEY_WRITE_ERRORS = [400, 401, 403, 404, 409, 413, 415, 429, 503] as const
-const BINDING_ERRORS = [
-  400, 401, 403, 404, 405, 409, 410, 413, 415, 429, 503,
-] as const
-const PREPARE_ERRORS = [
-  400, 401, 403, 404, 405, 409, 410, 413, 415, 422, 429, 503,
-] as const
 
 const strategyRead = {
   tag: 'Tasks',
@@ -106,7 +110,7 @@ const strategyCommand = {
   auth: 'apiKey',
   family: 'strategy',
   idempotent: true,
-  errors: KEY_WRITE_ERRORS,
+  errors: KEY_COMMAND_ERRORS,
   errorSchema: ErrorBody,
 } as const
 
@@ -125,7 +129,7 @@ const perpCommand = {
   auth: 'apiKey',
   family: 'perp',
   idempotent: true,
-  errors: KEY_WRITE_ERRORS,
+  errors: KEY_COMMAND_ERRORS,
   errorSchema: ErrorBody,
 } as const
 
@@ -308,7 +312,7 @@ export const ROUTES = [
       schema: VenueBindingBatch,
       description: 'Batch with immutable sign requests',
     },
-    errors: PREPARE_ERRORS,
+    errors: [...BINDING_ERRORS, 'venue_account_not_found'],
     errorSchema: BindingError,
   },
   {
@@ -359,7 +363,8 @@ export const ROUTES = [
       schema: CreatedApiKey,
       description: 'The key; its secret is shown only here',
     },
-    errors: [400, 401, 403, 409, 413, 415, 429, 503],
+    errors: [...WALLET_BODY_ERRORS, 'insufficient_bound_venues'],
+    reservedStatuses: [403],
     errorSchema: ErrorBody,
   },
   {
@@ -372,7 +377,7 @@ export const ROUTES = [
     request: { query: EmptyQuery, headers: WalletHeaders },
     idempotent: false,
     success: { status: 200, schema: ApiKeyList, description: 'The keys' },
-    errors: [400, 401, 429, 503],
+    errors: [...WALLET_ERRORS, 'invalid_wallet_headers'],
     errorSchema: ErrorBody,
   },
   {
@@ -385,7 +390,13 @@ export const ROUTES = [
     request: { body: RevokeApiKeyBody, query: EmptyQuery },
     idempotent: false,
     success: { status: 200, schema: ApiKey, description: 'The revoked key' },
-    errors: [400, 401, 403, 404, 409, 413, 415, 429, 503],
+    errors: [
+      ...WALLET_BODY_ERRORS,
+      'invalid_path_id',
+      'api_key_not_found',
+      'api_key_revoked',
+    ],
+    reservedStatuses: [403],
     errorSchema: ErrorBody,
   },
 ] as const satisfies readonly RouteSpec[]
