@@ -31,12 +31,12 @@ export function errorResponse(
   return {
     status: 503,
     code: 'service_unavailable',
-    body: JSON.stringify({
+    body: {
       error:
         'the service could not complete the request; retry it with the same Idempotency-Key',
       code: 'service_unavailable',
       requestId,
-    }),
+    },
   }
 }
 
@@ -49,7 +49,7 @@ function fromAppError(err: AppError): HttpResponse & { code: DnErrorCode } {
   return {
     status: err.status,
     code: err.code,
-    body: JSON.stringify(errorBody(err)),
+    body: errorBody(err),
     headers,
   }
 }
