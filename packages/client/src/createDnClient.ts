@@ -72,6 +72,9 @@ export function createDnClient(o: DnClientOptions) {
 
   const client = {
     health: () => request<{ ok: true }>('GET', '/health'),
+    /** The service's OpenAPI 3.1.1 contract. */
+    openApiDocument: () =>
+      request<Record<string, unknown>>('GET', '/openapi.json'),
     listTasks: (q: ListQuery = {}) =>
       request<{ tasks: Task[]; nextCursor: string | null }>(
         'GET',

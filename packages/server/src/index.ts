@@ -12,6 +12,7 @@ export type {
   RouteSpec,
 } from './routes/routeSpec.js'
 export {
+  type DeclaredRouteSpec,
   ROUTE_DECLARATIONS,
   ROUTE_SPECS,
   servedRoutes,

@@ -68,10 +68,10 @@ export interface RouteEnv<S extends RouteSpec = RouteSpec> {
   readonly routes: readonly RouteSpec[]
 }
 
-/** One route: its facts and how to build its handler. */
+/** One route: its facts (literal types kept) and how to build its handler. */
 export interface RouteDeclaration<S extends RouteSpec = RouteSpec> {
   readonly spec: S
-  readonly handler: (env: RouteEnv<S>) => Handler
+  readonly handler: (env: RouteEnv) => Handler
 }
 
 /**
@@ -84,6 +84,7 @@ export interface RouteDeclaration<S extends RouteSpec = RouteSpec> {
 export function defineRoute<const S extends RouteSpec>(
   spec: S,
   handler: (env: RouteEnv<S>) => Handler,
-): RouteDeclaration {
-  return { spec, handler } as unknown as RouteDeclaration
+): RouteDeclaration<S> {
+  // the table hands each handler its own spec, so the cast is exact
+  return { spec, handler: handler as (env: RouteEnv) => Handler }
 }

@@ -12,14 +12,17 @@ import { VENUE_BINDING_ROUTES } from './venueBindingRoutes.js'
  * Every route the service serves, in document order. The router, the
  * OpenAPI document and the served-routes test are all built from this list.
  */
-export const ROUTE_DECLARATIONS: readonly RouteDeclaration[] = [
+export const ROUTE_DECLARATIONS = [
   ...SERVICE_ROUTES,
   ...TASK_ROUTES,
   ...REQUEST_LOG_ROUTES,
   ...PERP_ORDER_ROUTES,
   ...VENUE_BINDING_ROUTES,
   ...API_KEY_ROUTES,
-]
+] as const
+
+/** The spec of every declared route, literal types kept (for type tests). */
+export type DeclaredRouteSpec = (typeof ROUTE_DECLARATIONS)[number]['spec']
 
 /** The facts of every route (what the OpenAPI document describes). */
 export const ROUTE_SPECS: readonly RouteSpec[] = ROUTE_DECLARATIONS.map(
