@@ -49,6 +49,7 @@ const CLIENT_METHOD: Record<OperationId, keyof DnClient> = {
   getPerpOrder: 'getOrder',
   cancelPerpOrder: 'cancelOrder',
   resolvePerpOrder: 'resolveOrder',
+  listMarkets: 'markets',
   prepareVenueBindings: 'bindVenues',
   submitVenueBindings: 'bindVenues',
   getVenueBindingBatch: 'readBinding',
@@ -87,6 +88,7 @@ describe('client and route declarations', () => {
       order: Returns<'getOrder'>
     }>()
     expectTypeOf<Out<'resolvePerpOrder'>>().toExtend<Returns<'resolveOrder'>>()
+    expectTypeOf<Out<'listMarkets'>>().toExtend<Returns<'markets'>>()
     expectTypeOf<Out<'getVenueBindingBatch'>>().toExtend<
       Returns<'readBinding'>
     >()

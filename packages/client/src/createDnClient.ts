@@ -7,6 +7,7 @@ import type {
   CreatePerpOrder,
   CreateTask,
   ListQuery,
+  MarketList,
   PerpOrder,
   RequestLog,
   ResizeTask,
@@ -144,6 +145,9 @@ export function createDnClient(o: DnClientOptions) {
         body,
         idempotencyKey,
       }),
+    /** A granted venue's listed markets: rules and current quote. */
+    markets: (q: { venue: Venue }) =>
+      request<MarketList>('GET', '/v1/markets', { query: { venue: q.venue } }),
     strategyRequests: () =>
       request<{ requests: RequestLog[] }>('GET', '/v1/requests').then(
         (r) => r.requests,

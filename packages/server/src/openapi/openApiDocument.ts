@@ -24,6 +24,7 @@ const TAGS: Readonly<Record<RouteTag, string>> = {
   Service: 'Liveness and this contract',
   Tasks: 'Paired positions on two venues',
   'Perpetual orders': 'Direct single-venue orders',
+  Markets: "A granted venue's listed markets, their rules and quotes",
   'Request logs': "The current key's latest requests",
   'Venue bindings': 'Bind venue accounts to a wallet',
   'API keys': 'Wallet-signed API key management',

@@ -29,11 +29,16 @@ const IDEMPOTENCY = [
   'idempotency_key_reused',
 ] as const
 
-/** Bearer GET routes (400, 401, 404, 429, 503). */
-export const KEY_READ_ERRORS = [
+/** Any Bearer GET route (400, 401, 404, 429, 503). */
+export const BEARER_READ_ERRORS = [
   ...EDGE,
   ...BEARER,
   'invalid_query',
+] as const satisfies readonly DnErrorCode[]
+
+/** The contract's Bearer GET routes (tasks, orders, request logs). */
+export const KEY_READ_ERRORS = [
+  ...BEARER_READ_ERRORS,
   'invalid_path_id',
   'invalid_cursor',
   'cursor_filter_mismatch',

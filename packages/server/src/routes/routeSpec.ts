@@ -15,6 +15,7 @@ export type RouteTag =
   | 'Tasks'
   | 'Request logs'
   | 'Perpetual orders'
+  | 'Markets'
   | 'Venue bindings'
   | 'API keys'
 

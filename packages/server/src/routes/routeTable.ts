@@ -1,6 +1,7 @@
 import type { Route } from '../router.js'
 import type { ServerDeps } from '../serverDeps.js'
 import { API_KEY_ROUTES } from './apiKeyRoutes.js'
+import { MARKET_ROUTES } from './marketRoutes.js'
 import { PERP_ORDER_ROUTES } from './perpOrderRoutes.js'
 import { REQUEST_LOG_ROUTES } from './requestLogRoutes.js'
 import type { RouteDeclaration, RouteSpec } from './routeSpec.js'
@@ -17,6 +18,7 @@ export const ROUTE_DECLARATIONS = [
   ...TASK_ROUTES,
   ...REQUEST_LOG_ROUTES,
   ...PERP_ORDER_ROUTES,
+  ...MARKET_ROUTES,
   ...VENUE_BINDING_ROUTES,
   ...API_KEY_ROUTES,
 ] as const
