@@ -188,6 +188,25 @@ export function adapterMarketData(
 ): MarketData {
   return {
     rules: (venue, symbol) => adapters[venue].rules(symbol),
+    async symbols(venue) {
+      const list = adapters[venue].symbols
+      if (!list) {
+        throw new UnavailableError(
+          'market_data_unavailable',
+          `${venue} cannot list its markets on this deployment`,
+        )
+      }
+      try {
+        return await list()
+      } catch (cause) {
+        if (!(cause instanceof VenueUnavailableError)) throw cause
+        throw new UnavailableError(
+          'market_data_unavailable',
+          `${venue} market data is unavailable; retry later`,
+          { cause },
+        )
+      }
+    },
     async quote(venue, symbol) {
       try {
         return await adapters[venue].quote(symbol)

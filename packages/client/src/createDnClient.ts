@@ -7,6 +7,7 @@ import type {
   CreatePerpOrder,
   CreateTask,
   ListQuery,
+  MarketList,
   PerpOrder,
   RequestLog,
   ResizeTask,
@@ -72,6 +73,9 @@ export function createDnClient(o: DnClientOptions) {
 
   const client = {
     health: () => request<{ ok: true }>('GET', '/health'),
+    /** The service's OpenAPI 3.1.1 contract. */
+    openApiDocument: () =>
+      request<Record<string, unknown>>('GET', '/openapi.json'),
     listTasks: (q: ListQuery = {}) =>
       request<{ tasks: Task[]; nextCursor: string | null }>(
         'GET',
@@ -141,6 +145,9 @@ export function createDnClient(o: DnClientOptions) {
         body,
         idempotencyKey,
       }),
+    /** A granted venue's listed markets: rules and current quote. */
+    markets: (q: { venue: Venue }) =>
+      request<MarketList>('GET', '/v1/markets', { query: { venue: q.venue } }),
     strategyRequests: () =>
       request<{ requests: RequestLog[] }>('GET', '/v1/requests').then(
         (r) => r.requests,

@@ -1,8 +1,14 @@
+import type { DnErrorCode } from './errorCodes.js'
+
 /** An error answer from the service: `status` and its stable `code`. */
 export class DnApiError extends Error {
   override name = 'DnApiError'
   readonly status: number
-  readonly code: string
+  /**
+   * The service's code; `http_error` when the body carried none (a proxy
+   * answered). A newer service may send a code this client does not list.
+   */
+  readonly code: DnErrorCode | 'http_error'
   readonly body: unknown
   readonly requestId: string | null
 
@@ -10,7 +16,8 @@ export class DnApiError extends Error {
     const b = (body ?? {}) as { error?: unknown; code?: unknown }
     super(typeof b.error === 'string' ? b.error : `HTTP ${status}`)
     this.status = status
-    this.code = typeof b.code === 'string' ? b.code : 'http_error'
+    this.code =
+      typeof b.code === 'string' ? (b.code as DnErrorCode) : 'http_error'
     this.body = body
     this.requestId = requestId
   }

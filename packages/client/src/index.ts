@@ -4,6 +4,7 @@ export {
   type DnClientOptions,
   type WaitOptions,
 } from './createDnClient.js'
+export { DN_ERROR_CODES, type DnErrorCode } from './errorCodes.js'
 export { DnApiError, DnTimeoutError } from './errors.js'
 export {
   createTransport,

@@ -108,6 +108,28 @@ export interface ResolvePerpOrder {
   confirmWorkersStopped: true
 }
 
+/** One listed market; quote fields are null when the venue had no quote. */
+export interface Market {
+  symbol: string
+  tickSize: string
+  sizeStep: string
+  minBase: string
+  minNotionalUsd: string
+  maxLeverage: number
+  mark: string | null
+  bid: string | null
+  ask: string | null
+  fundingRateHourly: string | null
+  /** fundingRateHourly × 24 × 365 */
+  fundingApy: string | null
+  nextFundingAt: string | null
+}
+
+export interface MarketList {
+  venue: Venue
+  markets: Market[]
+}
+
 export interface RequestLog {
   request_id: string
   action: string

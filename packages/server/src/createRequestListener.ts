@@ -2,34 +2,17 @@ import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { AppError, NotFoundError } from '@dn/core'
 import { errorResponse } from './http/errorResponse.js'
-import type { HttpResponse } from './http/httpResponse.js'
+import { bodyText, type HttpResponse } from './http/httpResponse.js'
 import { discardBody } from './http/readJsonBody.js'
 import { createRouter, type Route } from './router.js'
-import { apiKeyRoutes } from './routes/apiKeyRoutes.js'
-import { perpOrderRoutes } from './routes/perpOrderRoutes.js'
-import { requestLogRoutes } from './routes/requestLogRoutes.js'
-import { serviceRoutes } from './routes/serviceRoutes.js'
-import { taskRoutes } from './routes/taskRoutes.js'
-import { venueBindingRoutes } from './routes/venueBindingRoutes.js'
+import { servedRoutes } from './routes/routeTable.js'
 import type { ServerDeps } from './serverDeps.js'
 
 class MethodNotAllowedError extends AppError {
   override name = 'MethodNotAllowedError'
   constructor() {
-    super(405, 'method_not_allowed', 'method not allowed on this route')
+    super('method_not_allowed', 'method not allowed on this route')
   }
-}
-
-/** Every route the service serves. */
-export function allRoutes(deps: ServerDeps): Route[] {
-  return [
-    ...serviceRoutes(deps.authDomain),
-    ...taskRoutes(deps),
-    ...perpOrderRoutes(deps),
-    ...requestLogRoutes(deps),
-    ...apiKeyRoutes(deps),
-    ...venueBindingRoutes(deps),
-  ]
 }
 
 /**
@@ -38,7 +21,7 @@ export function allRoutes(deps: ServerDeps): Route[] {
  */
 export function createRequestListener(
   deps: ServerDeps,
-  routes: readonly Route[] = allRoutes(deps),
+  routes: readonly Route[] = servedRoutes(deps),
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const router = createRouter(routes)
   return (req, res) => {
@@ -46,14 +29,15 @@ export function createRequestListener(
     const started = performance.now()
     void handle(req, requestId).then((out) => {
       discardBody(req)
+      const text = bodyText(out)
       res.writeHead(out.status, {
         'content-type': 'application/json; charset=utf-8',
-        'content-length': Buffer.byteLength(out.body),
+        'content-length': Buffer.byteLength(text),
         'x-request-id': requestId,
         'cache-control': 'no-store',
         ...out.headers,
       })
-      res.end(out.body)
+      res.end(text)
       deps.logger.info('request', {
         requestId,
         method: req.method,

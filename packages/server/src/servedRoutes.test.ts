@@ -1,40 +1,44 @@
 import { describe, expect, test } from 'vitest'
-import { allRoutes } from './createRequestListener.js'
 import { buildOpenApiDocument } from './openapi/openApiDocument.js'
-import { ROUTES } from './openapi/routes.js'
+import { createRouter } from './router.js'
+import {
+  ROUTE_DECLARATIONS,
+  ROUTE_SPECS,
+  servedRoutes,
+} from './routes/routeTable.js'
 import type { ServerDeps } from './serverDeps.js'
 
 // Handlers close over deps lazily; listing routes never touches them.
-const served = allRoutes({} as ServerDeps)
+const served = servedRoutes({} as ServerDeps)
+const router = createRouter(served)
+
+/** A concrete path for a declared pattern (a uuid for every `{id}`). */
+const example = (pattern: string) =>
+  pattern.replace(/\{[A-Za-z]+\}/g, '0b6c1e2a-54f1-4d0e-9a55-3f1f6d1f2a10')
 
 describe('served routes and the OpenAPI document', () => {
-  test('default: every served route is documented with its method', () => {
-    const doc = buildOpenApiDocument() as {
-      paths: Record<string, Record<string, unknown>>
-    }
-    for (const r of served) {
-      expect(doc.paths[r.pattern], r.pattern).toBeDefined()
-      expect(
-        doc.paths[r.pattern]?.[r.method.toLowerCase()],
-        `${r.method} ${r.pattern}`,
-      ).toBeDefined()
-    }
-  })
-
-  test('behavior: every served route has a ROUTES entry', () => {
-    const documented = new Set(ROUTES.map((r) => `${r.method} ${r.path}`))
-    const missing = served
-      .map((r) => `${r.method} ${r.pattern}`)
-      .filter((k) => !documented.has(k))
-    expect(missing).toEqual([])
-  })
-
-  test('behavior: ROUTES names only routes this build serves or the contract defines', () => {
-    const servedKeys = new Set(served.map((r) => `${r.method} ${r.pattern}`))
-    const notServed = ROUTES.map((r) => `${r.method} ${r.path}`).filter(
-      (k) => !servedKeys.has(k),
+  test('default: the router serves every declaration, and only those', () => {
+    expect(served.map((r) => `${r.method} ${r.pattern}`)).toEqual(
+      ROUTE_SPECS.map((r) => `${r.method} ${r.path}`),
     )
-    // Venue binding routes arrive with the binding issue; nothing else may be missing.
-    expect(notServed.every((k) => k.includes('/v1/venue-bindings'))).toBe(true)
+    for (const spec of ROUTE_SPECS) {
+      const match = router.match(spec.method, example(spec.path))
+      expect(match.kind, `${spec.method} ${spec.path}`).toBe('found')
+      if (match.kind === 'found') expect(match.route.pattern).toBe(spec.path)
+    }
+  })
+
+  test('behavior: every declaration is documented with its method', () => {
+    const doc = buildOpenApiDocument(ROUTE_SPECS) as {
+      paths: Record<string, Record<string, { operationId: string }>>
+    }
+    for (const { spec } of ROUTE_DECLARATIONS) {
+      expect(
+        doc.paths[spec.path]?.[spec.method.toLowerCase()]?.operationId,
+        `${spec.method} ${spec.path}`,
+      ).toBe(spec.operationId)
+    }
+    const documented = Object.values(doc.paths).flatMap((p) => Object.keys(p))
+    expect(documented).toHaveLength(ROUTE_SPECS.length)
   })
 })

@@ -78,7 +78,7 @@ export async function prepareVenueBindings(
     nowMs: deps.clock.now(),
   }).catch((err: unknown) => {
     throw err instanceof AppError
-      ? new BindingRouteError(401, err.code, err.message)
+      ? new BindingRouteError(err.code, err.message)
       : err
   })
   const requestHash = createHash('sha256')
@@ -94,7 +94,6 @@ export async function prepareVenueBindings(
   )
   if (recent >= PREPARES_PER_WINDOW) {
     throw new BindingRouteError(
-      429,
       'prepare_rate_limited',
       `at most ${PREPARES_PER_WINDOW} binding batches per owner per 10 minutes`,
     )
@@ -180,7 +179,6 @@ async function sameNonce(
   if (!existing) return undefined
   if (existing.requestHash !== requestHash) {
     throw new BindingRouteError(
-      409,
       'nonce_conflict',
       'this nonce was used for a different prepare request; sign a new nonce',
     )
@@ -212,7 +210,6 @@ async function planVenues(
         .isUsable(owner, existing.credentialRef)
         .catch((cause: unknown) => {
           throw new BindingRouteError(
-            503,
             'venue_account_check_unavailable',
             `${target.venue} could not verify the existing binding; retry later`,
             cause,
@@ -225,7 +222,6 @@ async function planVenues(
         continue
       }
       throw new BindingRouteError(
-        409,
         'rebind_required',
         `the ${target.venue} binding is no longer usable; prepare again with rebind: true`,
       )
@@ -241,7 +237,6 @@ async function planVenues(
         ))
       if (active > 0) {
         throw new BindingRouteError(
-          409,
           'rebind_blocked',
           `${active} task(s) or order(s) are active; close or cancel them before rebinding`,
         )
@@ -254,7 +249,6 @@ async function planVenues(
       } catch (cause) {
         if (!(cause instanceof VenueUnavailableError)) throw cause
         throw new BindingRouteError(
-          503,
           'venue_account_check_unavailable',
           `${target.venue} account lookup failed; this does not mean the account is missing, retry later`,
           cause,
@@ -262,14 +256,12 @@ async function planVenues(
       }
       if (found === 'missing') {
         throw new BindingRouteError(
-          422,
           'venue_account_not_found',
           `${target.venue} has no account for ${owner}; deposit or create one first`,
         )
       }
       if (found === 'not_owned') {
         throw new BindingRouteError(
-          403,
           'account_not_owned',
           `${target.venue} account ${target.accountIndex} does not belong to ${owner}`,
         )

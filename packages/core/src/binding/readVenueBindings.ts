@@ -29,13 +29,12 @@ export async function readVenueBindings(
     nowMs: deps.clock.now(),
   }).catch((err: unknown) => {
     throw err instanceof AppError
-      ? new BindingRouteError(401, err.code, err.message)
+      ? new BindingRouteError(err.code, err.message)
       : err
   })
   const batch = await loadBatch(deps, bindingId)
   if (batch.owner !== owner) {
     throw new BindingRouteError(
-      404,
       'binding_not_found',
       `binding ${bindingId} not found`,
     )

@@ -24,7 +24,6 @@ export async function loadBatch(
   const batch = await deps.store.bindingBatches.get(bindingId)
   if (!batch)
     throw new BindingRouteError(
-      404,
       'binding_not_found',
       `binding ${bindingId} not found`,
     )
@@ -48,7 +47,6 @@ export async function checkSignatures(
   for (const s of signatures) {
     if (seen.has(s.requestId)) {
       throw new BindingRouteError(
-        409,
         'duplicate_request_id',
         `${s.requestId} appears twice`,
       )
@@ -60,7 +58,6 @@ export async function checkSignatures(
     const request = venue?.requests.find((r) => r.requestId === s.requestId)
     if (!venue || !request) {
       throw new BindingRouteError(
-        409,
         'unknown_request_id',
         `${s.requestId} is not a sign request of this binding`,
       )
@@ -72,7 +69,6 @@ export async function checkSignatures(
         accepted.toLowerCase() !== s.signature.toLowerCase())
     ) {
       throw new BindingRouteError(
-        409,
         'signature_already_accepted',
         mode === 'submit'
           ? `a signature for ${s.requestId} was already accepted; to read the binding's state, resend the original submission with its Idempotency-Key or GET the binding`
@@ -87,7 +83,6 @@ export async function checkSignatures(
       ))
     ) {
       throw new BindingRouteError(
-        403,
         'signature_mismatch',
         `the signature for ${s.requestId} does not recover to ${batch.owner}`,
       )
@@ -111,7 +106,6 @@ export async function submitVenueBindings(
     const now = deps.clock.now()
     if (Date.parse(batch.expiresAt) <= now) {
       throw new BindingRouteError(
-        410,
         'binding_expired',
         'this binding session has expired; prepare a new one',
       )
@@ -142,7 +136,6 @@ export async function submitVenueBindings(
     if (updated) return bindingBatchView(updated, now)
   }
   throw new BindingRouteError(
-    409,
     'binding_busy',
     'the binding kept changing while submitting; retry with the same Idempotency-Key',
   )

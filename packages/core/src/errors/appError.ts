@@ -1,6 +1,9 @@
+import { type DnErrorCode, ERROR_CODES } from './errorCodes.js'
+
 /**
  * Root of every error the service raises on purpose. `code` is stable and is
- * what clients branch on; `status` is the HTTP status the edge maps it to.
+ * what clients branch on; `status` is the HTTP status the edge maps it to,
+ * taken from {@link ERROR_CODES} so no throw site writes an HTTP number.
  */
 export interface AppErrorOptions {
   cause?: unknown
@@ -9,16 +12,34 @@ export interface AppErrorOptions {
 
 export class AppError extends Error {
   override name = 'AppError'
-  readonly code: string
+  readonly code: DnErrorCode
   readonly status: number
   readonly details: Record<string, unknown> | undefined
 
+  constructor(code: DnErrorCode, message: string, options?: AppErrorOptions)
+  /**
+   * @deprecated The status comes from the code table: use
+   * `new AppError(code, message)` or a subclass. Kept while the worker and
+   * order commands are rewritten elsewhere.
+   */
   constructor(
     status: number,
-    code: string,
+    code: DnErrorCode,
     message: string,
-    options: AppErrorOptions = {},
+    options?: AppErrorOptions,
+  )
+  constructor(
+    ...args:
+      | [DnErrorCode, string, AppErrorOptions?]
+      | [number, DnErrorCode, string, AppErrorOptions?]
   ) {
+    const [status, code, message, options = {}] =
+      typeof args[0] === 'number'
+        ? (args as [number, DnErrorCode, string, AppErrorOptions?])
+        : [
+            ERROR_CODES[args[0]].status,
+            ...(args as [DnErrorCode, string, AppErrorOptions?]),
+          ]
     super(message, options.cause === undefined ? {} : { cause: options.cause })
     this.status = status
     this.code = code

@@ -1,4 +1,5 @@
 import { AppError, type AppErrorOptions } from './appError.js'
+import type { ErrorCodeOf } from './errorCodes.js'
 
 /** 400: a field, query, header or JSON body is invalid. */
 export class ValidationError extends AppError {
@@ -7,9 +8,9 @@ export class ValidationError extends AppError {
   constructor(
     message: string,
     issues: readonly { path: string; message: string }[] = [],
-    code = 'invalid_request',
+    code: ErrorCodeOf<400> = 'invalid_request',
   ) {
-    super(400, code, message, { details: { issues } })
+    super(code, message, { details: { issues } })
     this.issues = issues
   }
 }
@@ -17,8 +18,12 @@ export class ValidationError extends AppError {
 /** 400 with a named business rule (below a venue minimum, off tick...). */
 export class RuleViolationError extends AppError {
   override name = 'RuleViolationError'
-  constructor(code: string, message: string, options?: AppErrorOptions) {
-    super(400, code, message, options)
+  constructor(
+    code: ErrorCodeOf<400>,
+    message: string,
+    options?: AppErrorOptions,
+  ) {
+    super(code, message, options)
   }
 }
 
@@ -26,34 +31,42 @@ export class RuleViolationError extends AppError {
 export class UnauthorizedError extends AppError {
   override name = 'UnauthorizedError'
   constructor(
-    code = 'unauthorized',
+    code: ErrorCodeOf<401> = 'unauthorized',
     message = 'missing, invalid or revoked API key',
   ) {
-    super(401, code, message)
+    super(code, message)
   }
 }
 
 /** 403: authenticated, but not allowed to touch this venue or account. */
 export class ForbiddenError extends AppError {
   override name = 'ForbiddenError'
-  constructor(code: string, message: string, options?: AppErrorOptions) {
-    super(403, code, message, options)
+  constructor(
+    code: ErrorCodeOf<403>,
+    message: string,
+    options?: AppErrorOptions,
+  ) {
+    super(code, message, options)
   }
 }
 
 /** 404: resource or route not found, or not visible to the caller. */
 export class NotFoundError extends AppError {
   override name = 'NotFoundError'
-  constructor(code: string, message: string) {
-    super(404, code, message)
+  constructor(code: ErrorCodeOf<404>, message: string) {
+    super(code, message)
   }
 }
 
 /** 409: the resource is in a state that does not allow the command. */
 export class ConflictError extends AppError {
   override name = 'ConflictError'
-  constructor(code: string, message: string, options?: AppErrorOptions) {
-    super(409, code, message, options)
+  constructor(
+    code: ErrorCodeOf<409>,
+    message: string,
+    options?: AppErrorOptions,
+  ) {
+    super(code, message, options)
   }
 }
 
@@ -62,7 +75,7 @@ export class RateLimitedError extends AppError {
   override name = 'RateLimitedError'
   readonly retryAfterSeconds: number
   constructor(retryAfterSeconds: number, message = 'rate limit exceeded') {
-    super(429, 'rate_limited', message)
+    super('rate_limited', message)
     this.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterSeconds))
   }
 }
@@ -70,7 +83,11 @@ export class RateLimitedError extends AppError {
 /** 503: storage, market data or a worker feature is unavailable. */
 export class UnavailableError extends AppError {
   override name = 'UnavailableError'
-  constructor(code: string, message: string, options?: AppErrorOptions) {
-    super(503, code, message, options)
+  constructor(
+    code: ErrorCodeOf<503>,
+    message: string,
+    options?: AppErrorOptions,
+  ) {
+    super(code, message, options)
   }
 }

@@ -1,9 +1,10 @@
 import { AppError } from './appError.js'
+import type { DnErrorCode } from './errorCodes.js'
 
 /** The `{error, code}` body every key-authenticated route answers with. */
 interface ErrorBody {
   readonly error: string
-  readonly code: string
+  readonly code: DnErrorCode
   readonly [extra: string]: unknown
 }
 

@@ -13,7 +13,7 @@ export class VenueError extends AppError {
 export class VenueUnavailableError extends VenueError {
   override name = 'VenueUnavailableError'
   constructor(message: string, options?: AppErrorOptions) {
-    super(503, 'venue_unavailable', message, options)
+    super('venue_unavailable', message, options)
   }
 }
 
@@ -31,12 +31,7 @@ export class VenueRejectedError extends VenueError {
   /** the venue's own reason, kept for `venueStatus` / `error` */
   readonly reason: string
   constructor(reason: string, options?: AppErrorOptions) {
-    super(
-      409,
-      'venue_rejected',
-      `venue rejected the request: ${reason}`,
-      options,
-    )
+    super('venue_rejected', `venue rejected the request: ${reason}`, options)
     this.reason = reason
   }
 }
@@ -49,7 +44,7 @@ export class VenueRejectedError extends VenueError {
 export class UncertainSubmissionError extends VenueError {
   override name = 'UncertainSubmissionError'
   constructor(message: string, options?: AppErrorOptions) {
-    super(503, 'uncertain_submission', message, options)
+    super('uncertain_submission', message, options)
   }
 }
 
@@ -57,6 +52,6 @@ export class UncertainSubmissionError extends VenueError {
 export class VenueAccountNotFoundError extends VenueError {
   override name = 'VenueAccountNotFoundError'
   constructor(message: string, options?: AppErrorOptions) {
-    super(422, 'venue_account_not_found', message, options)
+    super('venue_account_not_found', message, options)
   }
 }

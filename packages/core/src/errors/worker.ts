@@ -1,5 +1,6 @@
 import type { VenueId } from '../domain/venue.js'
 import { AppError, type AppErrorOptions } from './appError.js'
+import type { ErrorCodeOf } from './errorCodes.js'
 
 /**
  * A write carrying our fencing token matched no row: another worker holds
@@ -8,11 +9,7 @@ import { AppError, type AppErrorOptions } from './appError.js'
 export class FencedOutError extends AppError {
   override name = 'FencedOutError'
   constructor(what: string) {
-    super(
-      409,
-      'fenced_out',
-      `lease on ${what} was taken over by another worker`,
-    )
+    super('fenced_out', `lease on ${what} was taken over by another worker`)
   }
 }
 
@@ -21,10 +18,10 @@ export class CredentialUnavailableError extends AppError {
   override name = 'CredentialUnavailableError'
   constructor(
     message: string,
-    code = 'venue_not_bound',
+    code: ErrorCodeOf<409> = 'venue_not_bound',
     options?: AppErrorOptions,
   ) {
-    super(409, code, message, options)
+    super(code, message, options)
   }
 }
 

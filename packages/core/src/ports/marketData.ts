@@ -39,5 +39,10 @@ export interface MarketQuote {
 export interface MarketData {
   /** @returns undefined when the venue does not list `symbol` */
   rules(venue: VenueId, symbol: string): Promise<MarketRules | undefined>
+  /**
+   * The symbols `venue` lists (each has `rules`); absent where market data
+   * cannot list markets, which the markets read answers 503
+   */
+  symbols?(venue: VenueId): Promise<readonly string[]>
   quote(venue: VenueId, symbol: string): Promise<MarketQuote>
 }

@@ -143,6 +143,11 @@ export interface VenueAdapter {
   readonly venue: VenueId
   /** @returns undefined when the venue does not list `symbol` */
   rules(symbol: string): Promise<MarketRules | undefined>
+  /**
+   * The symbols the venue lists now, from the same cached listing `rules`
+   * reads; absent on an adapter that cannot list its markets
+   */
+  symbols?(): Promise<readonly string[]>
   quote(symbol: string): Promise<MarketQuote>
   place(cred: VenueCredential, order: VenueOrderRequest): Promise<VenueOrder>
   /** Cancels by client order id; resolves also when already final. */

@@ -1,5 +1,6 @@
 import * as v from 'valibot'
 import { ValidationError } from '../errors/domain.js'
+import type { ErrorCodeOf } from '../errors/errorCodes.js'
 
 /** One readable validation problem: dotted path (`''` at the root). */
 export interface InputIssue {
@@ -121,7 +122,11 @@ function summaryPathOf(issue: v.BaseIssue<unknown>): string {
  */
 export function parseInput<
   S extends v.BaseSchema<unknown, unknown, v.BaseIssue<unknown>>,
->(schema: S, value: unknown, code = 'invalid_request'): v.InferOutput<S> {
+>(
+  schema: S,
+  value: unknown,
+  code: ErrorCodeOf<400> = 'invalid_request',
+): v.InferOutput<S> {
   // valibot object schemas accept arrays; a JSON body must be an object.
   const input =
     schema.expects === 'Object' && Array.isArray(value) ? null : value

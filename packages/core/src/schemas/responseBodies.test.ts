@@ -12,7 +12,7 @@ const ok = (schema: v.GenericSchema, value: unknown) =>
 describe('ErrorBody', () => {
   test('default: the server error body of any AppError matches', () => {
     expect(
-      ok(ErrorBody, errorBody(new ConflictError('x_conflict', 'busy'))),
+      ok(ErrorBody, errorBody(new ConflictError('task_not_running', 'busy'))),
     ).toBe(true)
     const invalid = new ValidationError('sizeUsd: must be >= 10', [
       { path: 'sizeUsd', message: 'must be >= 10' },

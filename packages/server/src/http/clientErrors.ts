@@ -1,5 +1,6 @@
 import type { Server } from 'node:http'
 import type { Duplex } from 'node:stream'
+import { type DnErrorCode, ERROR_CODES } from '@dn/core'
 import type { Logger } from '../logger.js'
 
 const REASONS: Readonly<Record<number, string>> = {
@@ -10,8 +11,7 @@ const REASONS: Readonly<Record<number, string>> = {
 }
 
 interface RawError {
-  readonly status: number
-  readonly code: string
+  readonly code: DnErrorCode
   readonly error: string
 }
 
@@ -23,19 +23,16 @@ function classify(err: NodeJS.ErrnoException): RawError {
   switch (err.code) {
     case 'HPE_HEADER_OVERFLOW':
       return {
-        status: 431,
         code: 'headers_too_large',
         error: 'request headers exceed 16 KB; send fewer or shorter headers',
       }
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return {
-        status: 408,
         code: 'request_timeout',
         error: 'the request was not received in time; send it again',
       }
     default:
       return {
-        status: 400,
         code: 'bad_request',
         error: `malformed HTTP request (${err.code ?? 'parse error'}): check Content-Length, Transfer-Encoding and header bytes`,
       }
@@ -45,8 +42,9 @@ function classify(err: NodeJS.ErrnoException): RawError {
 /** Answers `e` as JSON on a raw socket and closes the connection. */
 function answer(socket: Duplex, e: RawError): void {
   const body = JSON.stringify({ error: e.error, code: e.code })
+  const status = ERROR_CODES[e.code].status
   socket.end(
-    `HTTP/1.1 ${e.status} ${REASONS[e.status] ?? 'Error'}\r\n` +
+    `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\n` +
       'content-type: application/json\r\n' +
       `content-length: ${Buffer.byteLength(body)}\r\n` +
       'connection: close\r\n\r\n' +
@@ -75,7 +73,6 @@ export function answerClientErrors(server: Server, logger: Logger): void {
   })
   server.on('connect', (_req, socket: Duplex) => {
     answer(socket, {
-      status: 405,
       code: 'method_not_allowed',
       error: 'CONNECT is not served: this is an HTTP API, not a proxy',
     })

@@ -1,5 +1,6 @@
 import {
   type AppError,
+  type DnErrorCode,
   errorBody,
   isAppError,
   RateLimitedError,
@@ -17,7 +18,7 @@ export function errorResponse(
   err: unknown,
   requestId: string,
   logger: Logger,
-): HttpResponse & { code: string } {
+): HttpResponse & { code: DnErrorCode } {
   if (err instanceof RequestAbortedError) {
     logger.debug?.('client aborted the request', { requestId })
   }
@@ -30,16 +31,16 @@ export function errorResponse(
   return {
     status: 503,
     code: 'service_unavailable',
-    body: JSON.stringify({
+    body: {
       error:
         'the service could not complete the request; retry it with the same Idempotency-Key',
       code: 'service_unavailable',
       requestId,
-    }),
+    },
   }
 }
 
-function fromAppError(err: AppError): HttpResponse & { code: string } {
+function fromAppError(err: AppError): HttpResponse & { code: DnErrorCode } {
   const headers: Record<string, string> = {}
   if (err instanceof RateLimitedError) {
     headers['retry-after'] = String(err.retryAfterSeconds)
@@ -48,7 +49,7 @@ function fromAppError(err: AppError): HttpResponse & { code: string } {
   return {
     status: err.status,
     code: err.code,
-    body: JSON.stringify(errorBody(err)),
+    body: errorBody(err),
     headers,
   }
 }

@@ -2,6 +2,7 @@ import {
   type IdempotentCommand,
   msToIso,
   normalizeIdempotencyKey,
+  type Repos,
   requestFingerprint,
   runIdempotent,
   WORK_CHANNEL,
@@ -10,19 +11,29 @@ import type { RequestContext } from '../router.js'
 import type { ServerDeps } from '../serverDeps.js'
 import type { KeyedResponse } from './withApiKey.js'
 
+/** A command whose answer is a JSON value under one success status. */
+interface ServerCommand<P> {
+  readonly prepare: IdempotentCommand<P>['prepare']
+  readonly run: (tx: Repos, prepared: P) => Promise<unknown>
+}
+
 /**
  * Runs a command under the request's Idempotency-Key, scoped to `scope`
  * (`owner:<address>` for key routes, `binding:<id>` for binding submit).
- * A replay carries `Idempotent-Replayed: true`.
+ * The answer is serialized once, to be stored; the response writes that
+ * text and the request log reads ids from the value. A replay carries
+ * `Idempotent-Replayed: true`.
  */
 export async function idempotentCommand<P>(
   deps: ServerDeps,
   ctx: RequestContext,
   scope: string,
   body: unknown,
-  command: IdempotentCommand<P>,
+  status: number,
+  command: ServerCommand<P>,
 ): Promise<KeyedResponse> {
   const key = normalizeIdempotencyKey(ctx.req.headers['idempotency-key'])
+  let value: unknown
   const outcome = await runIdempotent(
     deps.store,
     {
@@ -33,7 +44,13 @@ export async function idempotentCommand<P>(
       fingerprint: requestFingerprint(ctx.method, ctx.path, body),
       createdAt: msToIso(deps.clock.now()),
     },
-    command,
+    {
+      prepare: command.prepare,
+      run: async (tx, prepared) => {
+        value = await command.run(tx, prepared)
+        return { status, body: JSON.stringify(value) }
+      },
+    },
   )
   if (!outcome.replayed && outcome.status < 300) {
     // the worker picks the command up now instead of on its next round
@@ -44,25 +61,26 @@ export async function idempotentCommand<P>(
       }),
     )
   }
+  // a fresh success is the value run returned; anything else (a replay, a
+  // stored error outcome) is read back from the stored text
+  const answer =
+    !outcome.replayed && outcome.status === status
+      ? value
+      : JSON.parse(outcome.body)
   return {
     status: outcome.status,
-    body: outcome.body,
+    body: answer,
+    text: outcome.body,
     replayed: outcome.replayed,
     ...(outcome.replayed ? { headers: { 'idempotent-replayed': 'true' } } : {}),
-    ...idsOf(outcome.body),
+    ...idsOf(answer),
   }
 }
 
-function idsOf(body: string): { taskId?: string; orderId?: string } {
-  try {
-    const parsed = JSON.parse(body) as { taskId?: unknown; orderId?: unknown }
-    return {
-      ...(typeof parsed.taskId === 'string' ? { taskId: parsed.taskId } : {}),
-      ...(typeof parsed.orderId === 'string'
-        ? { orderId: parsed.orderId }
-        : {}),
-    }
-  } catch {
-    return {}
+function idsOf(body: unknown): { taskId?: string; orderId?: string } {
+  const b = (body ?? {}) as { taskId?: unknown; orderId?: unknown }
+  return {
+    ...(typeof b.taskId === 'string' ? { taskId: b.taskId } : {}),
+    ...(typeof b.orderId === 'string' ? { orderId: b.orderId } : {}),
   }
 }

@@ -7,18 +7,14 @@ const MAX_BODY_BYTES = 16_384
 class PayloadTooLargeError extends AppError {
   override name = 'PayloadTooLargeError'
   constructor() {
-    super(413, 'payload_too_large', `JSON body exceeds ${MAX_BODY_BYTES} bytes`)
+    super('payload_too_large', `JSON body exceeds ${MAX_BODY_BYTES} bytes`)
   }
 }
 
 class UnsupportedMediaTypeError extends AppError {
   override name = 'UnsupportedMediaTypeError'
   constructor() {
-    super(
-      415,
-      'unsupported_media_type',
-      'Content-Type must be application/json',
-    )
+    super('unsupported_media_type', 'Content-Type must be application/json')
   }
 }
 
@@ -26,7 +22,7 @@ class UnsupportedMediaTypeError extends AppError {
 export class RequestAbortedError extends AppError {
   override name = 'RequestAbortedError'
   constructor(options?: { cause?: unknown }) {
-    super(400, 'request_aborted', 'the request body was cut off', options)
+    super('request_aborted', 'the request body was cut off', options)
   }
 }
 

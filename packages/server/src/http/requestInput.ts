@@ -1,4 +1,5 @@
 import { ListQuery, parseInput, ValidationError } from '@dn/core'
+import type * as v from 'valibot'
 import type { RequestContext } from '../router.js'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
@@ -16,25 +17,38 @@ export function pathId(ctx: RequestContext, name: string): string {
   return value
 }
 
-/** Routes without query parameters refuse any. */
-export function requireNoQuery(ctx: RequestContext): void {
-  const names = [...ctx.query.keys()]
-  if (names.length > 0) {
-    throw new ValidationError(
-      `unknown query parameter "${names[0]}"`,
-      [{ path: names[0] as string, message: 'unknown query parameter' }],
-      'invalid_query',
-    )
-  }
-}
-
 const LIST_PARAMS = new Set(['limit', 'status', 'updatedSince', 'cursor'])
 
 /** List query: known names only, each at most once, then the schema. */
 export function listQuery(ctx: RequestContext): ListQuery {
+  const raw = knownOnce(ctx, LIST_PARAMS)
+  if (typeof raw.limit === 'string' && /^\d{1,4}$/.test(raw.limit)) {
+    raw.limit = Number(raw.limit)
+  }
+  return parseInput(ListQuery, raw, 'invalid_query')
+}
+
+/**
+ * A query of string parameters: the schema's names only (none for
+ * `EmptyQuery`), each at most once, then the schema.
+ */
+export function queryInput<S extends v.GenericSchema>(
+  ctx: RequestContext,
+  schema: S,
+): v.InferOutput<S> {
+  const names = new Set(
+    'entries' in schema ? Object.keys(schema.entries as object) : [],
+  )
+  return parseInput(schema, knownOnce(ctx, names), 'invalid_query')
+}
+
+function knownOnce(
+  ctx: RequestContext,
+  known: ReadonlySet<string>,
+): Record<string, unknown> {
   const raw: Record<string, unknown> = {}
   for (const [name, value] of ctx.query) {
-    if (!LIST_PARAMS.has(name)) {
+    if (!known.has(name)) {
       throw new ValidationError(
         `unknown query parameter "${name}"`,
         [{ path: name, message: 'unknown query parameter' }],
@@ -48,8 +62,7 @@ export function listQuery(ctx: RequestContext): ListQuery {
         'invalid_query',
       )
     }
-    raw[name] =
-      name === 'limit' && /^\d{1,4}$/.test(value) ? Number(value) : value
+    raw[name] = value
   }
-  return parseInput(ListQuery, raw, 'invalid_query')
+  return raw
 }

@@ -125,13 +125,10 @@ function uuidOrNull(value: string | undefined): string | null {
   return value !== undefined && UUID.test(value) ? value : null
 }
 
-function errorCodeOf(body: string): string | null {
-  try {
-    const parsed = JSON.parse(body) as { code?: unknown }
-    return typeof parsed.code === 'string' ? parsed.code : null
-  } catch {
-    return null
-  }
+/** The code of an error answer a handler returned (a replayed outcome). */
+function errorCodeOf(body: unknown): string | null {
+  const code = (body as { code?: unknown } | null)?.code
+  return typeof code === 'string' ? code : null
 }
 
 function writeLog(

@@ -50,7 +50,7 @@ import {
   toJsonSchemaDefs,
 } from '@valibot/to-json-schema'
 import type * as v from 'valibot'
-import { OpenApiDocumentSchema } from './routes.js'
+import { OpenApiDocumentSchema } from './openApiDocumentSchema.js'
 
 /**
  * Every schema published under `components.schemas`, in document order.
@@ -131,9 +131,14 @@ const NAMES = new Map<unknown, string>(
  *
  * @returns A fresh object on every call, keys in document order.
  */
-export function componentSchemas(): Record<string, JsonSchema> {
-  return toJsonSchemaDefs(COMPONENT_SCHEMAS, CONVERSION)
+export function componentSchemas(
+  extra: Components = {},
+): Record<string, JsonSchema> {
+  return toJsonSchemaDefs({ ...COMPONENT_SCHEMAS, ...extra }, CONVERSION)
 }
+
+/** Schemas a route adds under its own names. */
+type Components = Readonly<Record<string, v.GenericSchema>>
 
 /**
  * A `$ref` to a component schema.
@@ -141,11 +146,15 @@ export function componentSchemas(): Record<string, JsonSchema> {
  * @throws {AppError} `openapi_unnamed_schema` when the schema is not in
  *   {@link COMPONENT_SCHEMAS} (a programming error the document test finds).
  */
-export function schemaRef(schema: v.GenericSchema): { $ref: string } {
-  const name = NAMES.get(schema)
+export function schemaRef(
+  schema: v.GenericSchema,
+  extra: Components = {},
+): { $ref: string } {
+  const name =
+    NAMES.get(schema) ??
+    Object.entries(extra).find(([, known]) => known === schema)?.[0]
   if (name === undefined) {
     throw new AppError(
-      500,
       'openapi_unnamed_schema',
       `schema of type "${schema.type}" is not a named component`,
     )
@@ -154,14 +163,17 @@ export function schemaRef(schema: v.GenericSchema): { $ref: string } {
 }
 
 /** A schema converted in place (for parameters), components as `$ref`s. */
-export function inlineSchema(schema: v.GenericSchema): JsonSchema {
+export function inlineSchema(
+  schema: v.GenericSchema,
+  extra: Components = {},
+): JsonSchema {
   const {
     $schema: _s,
     $defs: _d,
     ...rest
   } = toJsonSchema(schema, {
     ...CONVERSION,
-    definitions: COMPONENT_SCHEMAS,
+    definitions: { ...COMPONENT_SCHEMAS, ...extra },
   })
   return rest
 }

@@ -1,30 +1,37 @@
 import {
+  BindingError,
   DEFAULT_BINDING_AUTH_DOMAIN,
+  ErrorBody,
   IdempotencyKeySchema,
   UuidSchema,
 } from '@dn/core'
 import type * as v from 'valibot'
+import type { RouteSpec, RouteTag } from '../routes/routeSpec.js'
 import {
   componentSchemas,
   inlineSchema,
   schemaRef,
 } from './componentSchemas.js'
-import { errorDescriptions } from './errorDescriptions.js'
-import { ROUTES, type RouteSpec } from './routes.js'
+import { errorStatuses } from './errorStatuses.js'
 
 /** Contract version of the document (`info.version`). */
 const CONTRACT_VERSION = '1.2.0'
 
 type Json = Record<string, unknown>
 
-const TAGS = [
-  { name: 'Service', description: 'Liveness and this contract' },
-  { name: 'Tasks', description: 'Paired positions on two venues' },
-  { name: 'Perpetual orders', description: 'Direct single-venue orders' },
-  { name: 'Request logs', description: "The current key's latest requests" },
-  { name: 'Venue bindings', description: 'Bind venue accounts to a wallet' },
-  { name: 'API keys', description: 'Wallet-signed API key management' },
-]
+/** Tags in document order; only tags some route uses are listed. */
+const TAGS: Readonly<Record<RouteTag, string>> = {
+  Service: 'Liveness and this contract',
+  Tasks: 'Paired positions on two venues',
+  'Perpetual orders': 'Direct single-venue orders',
+  Markets: "A granted venue's listed markets, their rules and quotes",
+  'Request logs': "The current key's latest requests",
+  'Venue bindings': 'Bind venue accounts to a wallet',
+  'API keys': 'Wallet-signed API key management',
+}
+
+/** Schemas routes add to the document, by name. */
+type Components = Readonly<Record<string, v.GenericSchema>>
 
 const HEADERS = {
   XRequestId: {
@@ -57,8 +64,8 @@ const IDEMPOTENCY_KEY_PARAMETER = {
   schema: schemaRef(IdempotencyKeySchema),
 }
 
-const json = (schema: v.GenericSchema): Json => ({
-  'application/json': { schema: schemaRef(schema) },
+const json = (schema: v.GenericSchema, extra: Components): Json => ({
+  'application/json': { schema: schemaRef(schema, extra) },
 })
 
 /** `x-wallet-address` -> `X-Wallet-Address`. */
@@ -73,6 +80,7 @@ function headerName(key: string): string {
 function entryParameters(
   schema: v.GenericSchema | undefined,
   where: 'query' | 'header',
+  extra: Components,
 ): Json[] {
   const entries =
     schema && 'entries' in schema
@@ -82,11 +90,11 @@ function entryParameters(
     name: where === 'header' ? headerName(key) : key,
     in: where,
     required: entry.type !== 'optional',
-    schema: inlineSchema(entry),
+    schema: inlineSchema(entry, extra),
   }))
 }
 
-function parameters(route: RouteSpec): Json[] {
+function parameters(route: RouteSpec, extra: Components): Json[] {
   const path = [...route.path.matchAll(/\{([A-Za-z]+)\}/g)].map((match) => ({
     name: match[1],
     in: 'path',
@@ -96,8 +104,8 @@ function parameters(route: RouteSpec): Json[] {
   }))
   return [
     ...path,
-    ...entryParameters(route.request?.query, 'query'),
-    ...entryParameters(route.request?.headers, 'header'),
+    ...entryParameters(route.request?.query, 'query', extra),
+    ...entryParameters(route.request?.headers, 'header', extra),
     ...(route.idempotent
       ? [{ $ref: '#/components/parameters/IdempotencyKey' }]
       : []),
@@ -125,34 +133,35 @@ function response(
   status: number,
   description: string,
   schema: v.GenericSchema,
+  extra: Components,
 ): Json {
   const headers = responseHeaders(route, status)
   return {
     description,
     ...(headers ? { headers } : {}),
-    content: json(schema),
+    content: json(schema, extra),
   }
 }
 
-function operation(route: RouteSpec): Json {
-  const texts = errorDescriptions(route.tag)
+function operation(route: RouteSpec, extra: Components): Json {
+  // binding routes answer exactly `{code, error}`
+  const errorSchema = route.tag === 'Venue bindings' ? BindingError : ErrorBody
   const responses: Json = {
     [route.success.status]: response(
       route,
       route.success.status,
       route.success.description,
       route.success.schema,
+      extra,
     ),
   }
-  for (const status of route.errors) {
-    responses[status] = response(
-      route,
-      status,
-      texts[status] ?? 'Error',
-      route.errorSchema,
-    )
+  for (const { status, description } of errorStatuses(
+    route.errors,
+    route.reservedStatuses,
+  )) {
+    responses[status] = response(route, status, description, errorSchema, extra)
   }
-  const params = parameters(route)
+  const params = parameters(route, extra)
   return {
     operationId: route.operationId,
     summary: route.summary,
@@ -161,7 +170,10 @@ function operation(route: RouteSpec): Json {
     ...(params.length > 0 ? { parameters: params } : {}),
     ...(route.request?.body
       ? {
-          requestBody: { required: true, content: json(route.request.body) },
+          requestBody: {
+            required: true,
+            content: json(route.request.body, extra),
+          },
         }
       : {}),
     responses,
@@ -169,24 +181,33 @@ function operation(route: RouteSpec): Json {
 }
 
 /**
- * Builds the OpenAPI 3.1.1 contract from {@link ROUTES} and the valibot
- * schemas. Deterministic: the same code yields the same JSON.
+ * Builds the OpenAPI 3.1.1 contract from the route declarations and the
+ * valibot schemas. Deterministic: the same code yields the same JSON.
  *
+ * @param routes Every declared route, in document order.
  * @returns A fresh JSON-serialisable document.
  * @example
- * const body = JSON.stringify(buildOpenApiDocument())
+ * const body = JSON.stringify(buildOpenApiDocument(ROUTE_SPECS))
  */
 export function buildOpenApiDocument(
+  routes: readonly RouteSpec[],
   options: { readonly bindingAuthDomain?: string } = {},
 ): Record<string, unknown> {
   const domain = options.bindingAuthDomain ?? DEFAULT_BINDING_AUTH_DOMAIN
+  const extra: Components = Object.assign(
+    {},
+    ...routes.map((r) => r.components ?? {}),
+  )
   const paths: Record<string, Json> = {}
-  const routes: readonly RouteSpec[] = ROUTES
   for (const route of routes) {
     const item = paths[route.path] ?? {}
-    item[route.method.toLowerCase()] = operation(route)
+    item[route.method.toLowerCase()] = operation(route, extra)
     paths[route.path] = item
   }
+  const used = new Set(routes.map((r) => r.tag))
+  const tags = Object.entries(TAGS)
+    .filter(([name]) => used.has(name as RouteTag))
+    .map(([name, description]) => ({ name, description }))
   return {
     openapi: '3.1.1',
     info: {
@@ -207,10 +228,10 @@ export function buildOpenApiDocument(
       'x-binding-auth-domain': domain,
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
-    tags: TAGS,
+    tags,
     paths,
     components: {
-      schemas: componentSchemas(),
+      schemas: componentSchemas(extra),
       parameters: { IdempotencyKey: IDEMPOTENCY_KEY_PARAMETER },
       headers: HEADERS,
       securitySchemes: {

@@ -1,30 +1,46 @@
-import { listRequestLogs } from '@dn/core'
-import { json } from '../http/httpResponse.js'
-import { requireNoQuery } from '../http/requestInput.js'
-import { withApiKey } from '../http/withApiKey.js'
-import type { Route } from '../router.js'
-import type { ServerDeps } from '../serverDeps.js'
+import { EmptyQuery, listRequestLogs, RequestLogList } from '@dn/core'
+import { bearerRead } from './bearerHandlers.js'
+import { KEY_READ_ERRORS } from './errorCodeSets.js'
+import { defineRoute } from './routeSpec.js'
+
+const logs = {
+  method: 'GET',
+  tag: 'Request logs',
+  auth: 'apiKey',
+  idempotent: false,
+  request: { query: EmptyQuery },
+  success: { status: 200, schema: RequestLogList, description: 'Newest first' },
+  errors: KEY_READ_ERRORS,
+} as const
 
 /** Strategy logs share the strategy budget; perp logs the perp budget. */
-export function requestLogRoutes(deps: ServerDeps): Route[] {
-  return [
+export const REQUEST_LOG_ROUTES = [
+  defineRoute(
     {
-      method: 'GET',
-      pattern: '/v1/requests',
-      handler: withApiKey(deps, 'strategy', null, async (ctx, key) => {
-        requireNoQuery(ctx)
-        await deps.requestLogs.flush()
-        return json(200, await listRequestLogs(deps.store, key, 'strategy'))
-      }),
+      ...logs,
+      path: '/v1/requests',
+      operationId: 'listStrategyRequests',
+      family: 'strategy',
+      summary: "The current key's latest 100 strategy-route requests",
     },
+    (env) =>
+      bearerRead(env, async (key) => {
+        await env.deps.requestLogs.flush()
+        return listRequestLogs(env.deps.store, key, 'strategy')
+      }),
+  ),
+  defineRoute(
     {
-      method: 'GET',
-      pattern: '/v1/perp/requests',
-      handler: withApiKey(deps, 'perp', null, async (ctx, key) => {
-        requireNoQuery(ctx)
-        await deps.requestLogs.flush()
-        return json(200, await listRequestLogs(deps.store, key, 'perp'))
-      }),
+      ...logs,
+      path: '/v1/perp/requests',
+      operationId: 'listPerpRequests',
+      family: 'perp',
+      summary: "The current key's latest 100 direct-order requests",
     },
-  ]
-}
+    (env) =>
+      bearerRead(env, async (key) => {
+        await env.deps.requestLogs.flush()
+        return listRequestLogs(env.deps.store, key, 'perp')
+      }),
+  ),
+]

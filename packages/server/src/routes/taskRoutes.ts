@@ -3,96 +3,161 @@ import {
   cancelTask,
   closeTask,
   createTask,
+  EmptyBody,
+  EmptyQuery,
   getTask,
+  ListQuery,
   listTasks,
-  parseInput,
   prepareCreateTask,
   prepareResizeTask,
   ResizeTaskBody,
   resizeTask,
+  TaskAck,
+  TaskList,
+  TaskResponse,
 } from '@dn/core'
-import { emptyBodyCommand } from '../http/emptyBodyCommand.js'
-import { json } from '../http/httpResponse.js'
-import { idempotentCommand } from '../http/idempotentCommand.js'
-import { readJsonBody } from '../http/readJsonBody.js'
-import { listQuery, pathId, requireNoQuery } from '../http/requestInput.js'
-import { withApiKey } from '../http/withApiKey.js'
-import type { Route } from '../router.js'
-import type { ServerDeps } from '../serverDeps.js'
+import { bearerCommand, bearerRead } from './bearerHandlers.js'
+import { KEY_COMMAND_ERRORS, KEY_READ_ERRORS } from './errorCodeSets.js'
+import { defineRoute } from './routeSpec.js'
 
 const BASE = '/v1/delta-neutral/tasks'
-const ack = (body: unknown) => ({ status: 202, body: JSON.stringify(body) })
 
-export function taskRoutes(deps: ServerDeps): Route[] {
-  return [
+const read = {
+  method: 'GET',
+  tag: 'Tasks',
+  auth: 'apiKey',
+  family: 'strategy',
+  idempotent: false,
+  errors: KEY_READ_ERRORS,
+} as const
+
+const command = {
+  method: 'POST',
+  tag: 'Tasks',
+  auth: 'apiKey',
+  family: 'strategy',
+  idempotent: true,
+  errors: KEY_COMMAND_ERRORS,
+} as const
+
+/** Paired-position tasks (strategy budget and request log). */
+export const TASK_ROUTES = [
+  defineRoute(
     {
-      method: 'GET',
-      pattern: BASE,
-      handler: withApiKey(deps, 'strategy', null, async (ctx, key) =>
-        json(200, await listTasks(deps.store, key, listQuery(ctx))),
+      ...read,
+      path: BASE,
+      operationId: 'listTasks',
+      summary: "List the owner's tasks on venues the key grants",
+      request: { query: ListQuery },
+      success: { status: 200, schema: TaskList, description: 'One page' },
+    },
+    (env) =>
+      bearerRead(env, (key, input) =>
+        listTasks(env.deps.store, key, input.query),
       ),
-    },
+  ),
+  defineRoute(
     {
-      method: 'POST',
-      pattern: BASE,
-      handler: withApiKey(deps, 'strategy', 'task.create', async (ctx, key) => {
-        requireNoQuery(ctx)
-        const body = await readJsonBody(ctx.req)
-        const input = parseInput(CreateTaskBody, body, 'invalid_body')
-        return idempotentCommand(deps, ctx, `owner:${key.owner}`, body, {
-          prepare: () => prepareCreateTask(deps, key, input),
-          run: async (tx, prepared) => {
-            const task = await createTask(tx, deps, key, prepared)
-            return ack({ taskId: task.id, status: 'pending' })
-          },
-        })
+      ...command,
+      path: BASE,
+      operationId: 'createTask',
+      action: 'task.create',
+      summary: 'Open a paired position (long on one venue, short on another)',
+      request: { body: CreateTaskBody, query: EmptyQuery },
+      success: { status: 202, schema: TaskAck, description: 'Task queued' },
+      errors: [
+        ...KEY_COMMAND_ERRORS,
+        'below_venue_minimum',
+        'market_not_listed',
+        'size_exceeds_key_limit',
+      ],
+    },
+    (env) =>
+      bearerCommand(env, {
+        prepare: (key, input) => prepareCreateTask(env.deps, key, input.body),
+        run: async (tx, key, _input, prepared) => {
+          const task = await createTask(tx, env.deps, key, prepared)
+          return { taskId: task.id, status: 'pending' }
+        },
       }),
-    },
+  ),
+  defineRoute(
     {
-      method: 'GET',
-      pattern: `${BASE}/{taskId}`,
-      handler: withApiKey(deps, 'strategy', null, async (ctx, key) => {
-        const taskId = pathId(ctx, 'taskId')
-        requireNoQuery(ctx)
-        return json(200, await getTask(deps.store, key, taskId))
-      }),
+      ...read,
+      path: `${BASE}/{taskId}`,
+      operationId: 'getTask',
+      summary: 'Read one task',
+      request: { query: EmptyQuery },
+      success: { status: 200, schema: TaskResponse, description: 'The task' },
     },
-    {
-      method: 'POST',
-      pattern: `${BASE}/{taskId}/cancel`,
-      handler: emptyBodyCommand(
-        deps,
-        'strategy',
-        'task.cancel',
-        'taskId',
-        (tx, key, id) => cancelTask(tx, deps, key, id),
+    (env) =>
+      bearerRead(env, (key, input) =>
+        getTask(env.deps.store, key, input.params.taskId as string),
       ),
-    },
+  ),
+  defineRoute(
     {
-      method: 'POST',
-      pattern: `${BASE}/{taskId}/close`,
-      handler: emptyBodyCommand(
-        deps,
-        'strategy',
-        'task.close',
-        'taskId',
-        (tx, key, id) => closeTask(tx, deps, key, id),
-      ),
+      ...command,
+      path: `${BASE}/{taskId}/cancel`,
+      operationId: 'cancelTask',
+      action: 'task.cancel',
+      summary: 'Cancel a pending task',
+      request: { body: EmptyBody, query: EmptyQuery },
+      success: { status: 202, schema: TaskAck, description: 'Task cancelled' },
+      errors: [...KEY_COMMAND_ERRORS, 'task_not_cancellable'],
     },
-    {
-      method: 'POST',
-      pattern: `${BASE}/{taskId}/resize`,
-      handler: withApiKey(deps, 'strategy', 'task.resize', async (ctx, key) => {
-        const taskId = pathId(ctx, 'taskId')
-        requireNoQuery(ctx)
-        const body = await readJsonBody(ctx.req)
-        const input = parseInput(ResizeTaskBody, body, 'invalid_body')
-        return idempotentCommand(deps, ctx, `owner:${key.owner}`, body, {
-          prepare: () => prepareResizeTask(deps, key, taskId, input),
-          run: async (tx, prepared) =>
-            ack(await resizeTask(tx, deps, key, prepared)),
-        })
+    (env) =>
+      bearerCommand(env, {
+        run: (tx, key, input) =>
+          cancelTask(tx, env.deps, key, input.params.taskId as string),
       }),
+  ),
+  defineRoute(
+    {
+      ...command,
+      path: `${BASE}/{taskId}/close`,
+      operationId: 'closeTask',
+      action: 'task.close',
+      summary: 'Queue the close of a running task',
+      request: { body: EmptyBody, query: EmptyQuery },
+      success: { status: 202, schema: TaskAck, description: 'Close queued' },
+      errors: [...KEY_COMMAND_ERRORS, 'task_not_running'],
     },
-  ]
-}
+    (env) =>
+      bearerCommand(env, {
+        run: (tx, key, input) =>
+          closeTask(tx, env.deps, key, input.params.taskId as string),
+      }),
+  ),
+  defineRoute(
+    {
+      ...command,
+      path: `${BASE}/{taskId}/resize`,
+      operationId: 'resizeTask',
+      action: 'task.resize',
+      summary: 'Resize a running task to new total base targets',
+      request: { body: ResizeTaskBody, query: EmptyQuery },
+      success: { status: 202, schema: TaskAck, description: 'Resize queued' },
+      errors: [
+        ...KEY_COMMAND_ERRORS,
+        'task_not_running',
+        'close_queued',
+        'below_venue_minimum',
+        'size_exceeds_key_limit',
+        'resize_unavailable',
+      ],
+    },
+    (env) =>
+      bearerCommand(env, {
+        prepare: (key, input) =>
+          prepareResizeTask(
+            env.deps,
+            key,
+            input.params.taskId as string,
+            input.body,
+          ),
+        run: (tx, key, _input, prepared) =>
+          resizeTask(tx, env.deps, key, prepared),
+      }),
+  ),
+]

@@ -3,18 +3,19 @@ import {
   bindingBatchView,
   ConflictError,
   checkSignatures,
+  EmptyQuery,
   isAppError,
   loadBatch,
   msToIso,
   normalizeIdempotencyKey,
   PrepareVenueBindingsBody,
-  parseInput,
   prepareVenueBindings,
   readVenueBindings,
   requestFingerprint,
   SubmitVenueBindingsBody,
   submitVenueBindings,
   UnavailableError,
+  VenueBindingBatch,
   type VenueTarget,
   WalletHeaders,
   WORK_CHANNEL,
@@ -22,10 +23,11 @@ import {
 import { errorResponse } from '../http/errorResponse.js'
 import type { HttpResponse } from '../http/httpResponse.js'
 import { json } from '../http/httpResponse.js'
-import { readJsonBody } from '../http/readJsonBody.js'
-import { pathId, requireNoQuery } from '../http/requestInput.js'
-import type { Handler, RequestContext, Route } from '../router.js'
+import type { Handler, RequestContext } from '../router.js'
 import type { ServerDeps } from '../serverDeps.js'
+import { BINDING_ERRORS } from './errorCodeSets.js'
+import { routeInput } from './routeInput.js'
+import { defineRoute } from './routeSpec.js'
 
 /**
  * Binding routes answer errors as exactly `{code, error}` (the contract's
@@ -42,11 +44,8 @@ function bindingRoute(
       const res = errorResponse(err, ctx.requestId, deps.logger)
       const message = isAppError(err)
         ? err.message
-        : (JSON.parse(res.body) as { error: string }).error
-      return {
-        ...res,
-        body: JSON.stringify({ code: res.code, error: message }),
-      }
+        : (res.body as { error: string }).error
+      return { ...res, body: { code: res.code, error: message } }
     }
   }
 }
@@ -61,39 +60,67 @@ function bindingDeps(deps: ServerDeps) {
   return { ...deps, ...deps.binding }
 }
 
-export function venueBindingRoutes(deps: ServerDeps): Route[] {
-  return [
+const binding = {
+  tag: 'Venue bindings',
+  invalidBodyCode: 'invalid_request',
+  errors: BINDING_ERRORS,
+} as const
+
+/** Wallet-signed venue binding: prepare, submit signatures, read. */
+export const VENUE_BINDING_ROUTES = [
+  defineRoute(
     {
+      ...binding,
       method: 'POST',
-      pattern: '/v1/venue-bindings/prepare',
-      handler: bindingRoute(deps, async (ctx) => {
-        requireNoQuery(ctx)
-        const body = parseInput(
-          PrepareVenueBindingsBody,
-          await readJsonBody(ctx.req),
-          'invalid_request',
-        )
+      path: '/v1/venue-bindings/prepare',
+      operationId: 'prepareVenueBindings',
+      summary: 'Prepare venue bindings and the payloads the wallet must sign',
+      auth: 'wallet',
+      request: { body: PrepareVenueBindingsBody, query: EmptyQuery },
+      idempotent: false,
+      success: {
+        status: 200,
+        schema: VenueBindingBatch,
+        description: 'Batch with immutable sign requests',
+      },
+      errors: [...BINDING_ERRORS, 'venue_account_not_found'],
+    },
+    ({ deps, route }) =>
+      bindingRoute(deps, async (ctx) => {
+        const { body } = await routeInput(ctx, route)
         const view = await prepareVenueBindings(bindingDeps(deps), {
           owner: body.owner,
           venues: body.venues as readonly VenueTarget[],
           authorization: body.authorization,
         })
-        return json(200, view)
+        return json(route.success.status, view)
       }),
-    },
+  ),
+  defineRoute(
     {
+      ...binding,
       method: 'POST',
-      pattern: '/v1/venue-bindings/{bindingId}/submit',
-      handler: bindingRoute(deps, async (ctx) => {
-        const bindingId = pathId(ctx, 'bindingId')
-        requireNoQuery(ctx)
-        const raw = await readJsonBody(ctx.req)
-        const body = parseInput(SubmitVenueBindingsBody, raw, 'invalid_request')
+      path: '/v1/venue-bindings/{bindingId}/submit',
+      operationId: 'submitVenueBindings',
+      summary: 'Submit venue signatures for a binding batch',
+      auth: 'none',
+      request: { body: SubmitVenueBindingsBody, query: EmptyQuery },
+      idempotent: true,
+      success: {
+        status: 202,
+        schema: VenueBindingBatch,
+        description: 'Signatures durably accepted',
+      },
+    },
+    ({ deps, route }) =>
+      bindingRoute(deps, async (ctx) => {
+        const { params, body, raw } = await routeInput(ctx, route)
+        const bindingId = params.bindingId as string
         const key = normalizeIdempotencyKey(ctx.req.headers['idempotency-key'])
         const bd = bindingDeps(deps)
         const scope = `binding:${bindingId}`
         const fingerprint = requestFingerprint(ctx.method, ctx.path, raw)
-        const replay = async (fp: string) => {
+        const replay = async (fp: string): Promise<HttpResponse> => {
           if (fp !== fingerprint) {
             throw new ConflictError(
               'idempotency_key_reused',
@@ -104,7 +131,10 @@ export function venueBindingRoutes(deps: ServerDeps): Route[] {
           const batch = await loadBatch(bd, bindingId)
           await checkSignatures(bd, batch, body.signatures, 'replay')
           return {
-            ...json(202, bindingBatchView(batch, deps.clock.now())),
+            ...json(
+              route.success.status,
+              bindingBatchView(batch, deps.clock.now()),
+            ),
             headers: { 'idempotent-replayed': 'true' },
           }
         }
@@ -125,7 +155,7 @@ export function venueBindingRoutes(deps: ServerDeps): Route[] {
               method: ctx.method,
               path: ctx.path,
               fingerprint,
-              status: 202,
+              status: route.success.status,
               body: text,
               createdAt: msToIso(deps.clock.now()),
             })
@@ -148,32 +178,43 @@ export function venueBindingRoutes(deps: ServerDeps): Route[] {
         if (view.status === 'processing') {
           deps.store.notify(WORK_CHANNEL).catch(() => undefined)
         }
-        return { status: 202, body: text }
+        return { status: route.success.status, body: view, text }
       }),
-    },
+  ),
+  defineRoute(
     {
+      ...binding,
       method: 'GET',
-      pattern: '/v1/venue-bindings/{bindingId}',
-      handler: bindingRoute(deps, async (ctx) => {
-        const bindingId = pathId(ctx, 'bindingId')
-        requireNoQuery(ctx)
-        const h = parseInput(
-          WalletHeaders,
-          ctx.req.headers,
-          'invalid_wallet_headers',
-        )
+      path: '/v1/venue-bindings/{bindingId}',
+      operationId: 'getVenueBindingBatch',
+      summary: 'Read a binding batch (persisted state only)',
+      auth: 'wallet',
+      request: { query: EmptyQuery, headers: WalletHeaders },
+      idempotent: false,
+      success: {
+        status: 200,
+        schema: VenueBindingBatch,
+        description: 'The batch',
+      },
+    },
+    ({ deps, route }) =>
+      bindingRoute(deps, async (ctx) => {
+        const { params, headers: h } = await routeInput(ctx, route)
         return json(
-          200,
-          await readVenueBindings(bindingDeps(deps), bindingId, {
-            owner: h['x-wallet-address'],
-            expiresAt: Number(h['x-wallet-expires-at']),
-            signature: h['x-wallet-signature'],
-          }),
+          route.success.status,
+          await readVenueBindings(
+            bindingDeps(deps),
+            params.bindingId as string,
+            {
+              owner: h['x-wallet-address'],
+              expiresAt: Number(h['x-wallet-expires-at']),
+              signature: h['x-wallet-signature'],
+            },
+          ),
         )
       }),
-    },
-  ]
-}
+  ),
+]
 
 function isAlreadyAccepted(err: unknown): boolean {
   return (

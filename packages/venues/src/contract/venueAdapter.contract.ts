@@ -75,6 +75,15 @@ export function runVenueAdapterContract(
       expect(Number(q.mark)).toBeGreaterThan(0)
     })
 
+    test('symbols lists the market, and each symbol has rules', async () => {
+      const symbols = (await bed.adapter.symbols?.()) ?? []
+      expect(symbols).toContain(bed.market)
+      expect(symbols).not.toContain('NOT-A-MARKET')
+      for (const symbol of symbols.slice(0, 5)) {
+        expect(await bed.adapter.rules(symbol), symbol).toBeDefined()
+      }
+    })
+
     test('an IOC order fills and is found by its client order id', async () => {
       const { price, size } = await priced('long', 1.01)
       const id = cloid()

@@ -31,6 +31,7 @@ export function createSimMarketData(
   })
   return {
     rules: (venue, symbol) => venues.marketData.rules(venue, symbol),
+    symbols: async (venue) => (await venues.marketData.symbols?.(venue)) ?? [],
     quote: (venue, symbol) => venues.marketData.quote(venue, symbol),
     setMark: (venue, symbol, mark) =>
       venues.exchanges[venue].setMark(symbol, mark),

@@ -53,6 +53,7 @@ export function createPaperAdapter(exchange: SimExchange): VenueAdapter {
   return {
     venue,
     rules: async (symbol) => exchange.rules(symbol),
+    symbols: async () => exchange.listed().map((r) => r.symbol),
     async quote(symbol) {
       await gate()
       return exchange.quote(symbol)

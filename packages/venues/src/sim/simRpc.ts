@@ -20,6 +20,7 @@ import {
  */
 export const SIM_RPC_METHODS = [
   'rules',
+  'symbols',
   'quote',
   'place',
   'cancel',
@@ -68,6 +69,8 @@ export async function dispatchSimRpc(
       switch (req.method) {
         case 'rules':
           return (await a.rules(String(x))) ?? null
+        case 'symbols':
+          return (await a.symbols?.()) ?? []
         case 'quote':
           return a.quote(String(x))
         case 'place':

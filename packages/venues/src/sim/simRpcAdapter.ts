@@ -61,6 +61,7 @@ export function createSimRpcAdapter(o: SimRpcAdapterOptions): VenueAdapter {
   return {
     venue: o.venue,
     rules: async (symbol) => (await call('rules', [symbol])) ?? undefined,
+    symbols: () => call('symbols', []),
     quote: (symbol) => call('quote', [symbol]),
     place: (cred, order) => call('place', [cred, order]),
     cancel: (cred, market, cloid) => call('cancel', [cred, market, cloid]),

@@ -61,6 +61,7 @@ export function createSimVenues(options: SimVenuesOptions = {}): SimVenues {
   }
   const marketData: MarketData = {
     rules: (venue, symbol) => adapters[venue].rules(symbol),
+    symbols: async (venue) => (await adapters[venue].symbols?.()) ?? [],
     async quote(venue, symbol) {
       try {
         return await adapters[venue].quote(symbol)

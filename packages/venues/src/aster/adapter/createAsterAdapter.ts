@@ -493,6 +493,8 @@ export function createAsterAdapter(options: AsterAdapterOptions): AsterAdapter {
       }
     },
 
+    symbols: async () => [...(await symbols()).keys()],
+
     async quote(symbol: string): Promise<MarketQuote> {
       const s = freshFromStream(
         options.marketStream,

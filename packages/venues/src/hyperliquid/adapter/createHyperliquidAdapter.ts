@@ -288,6 +288,8 @@ export function createHyperliquidAdapter(
       }
     },
 
+    symbols: () => listing.mainSymbols(),
+
     async quote(symbol: string): Promise<MarketQuote> {
       const now = clock.now()
       const s = freshFromStream(options.marketStream, symbol, now, streamMaxAge)

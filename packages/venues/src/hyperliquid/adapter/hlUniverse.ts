@@ -34,6 +34,8 @@ interface HlMeta {
 interface HlUniverse {
   /** the listing of `symbol`, from a cache of at most `ttl` ms */
   asset(symbol: string): Promise<HlAsset | undefined>
+  /** the main dex's listed symbols (builder dexes are not enumerated) */
+  mainSymbols(): Promise<readonly string[]>
   /**
    * The context (mark, funding, impact prices) of `symbol` from one read
    * of its whole dex at most `maxAgeMs` old, shared by every caller
@@ -102,6 +104,9 @@ export function createHlUniverse(
   return {
     asset: async (symbol) =>
       (await metas.get(dexOf(symbol), ttl)).value?.assets.get(symbol),
+    mainSymbols: async () => [
+      ...((await metas.get('', ttl)).value?.assets.keys() ?? []),
+    ],
     async ctx(symbol, maxAgeMs) {
       const snap = await metas.get(dexOf(symbol), maxAgeMs)
       const ctx = snap.value?.ctxs.get(symbol)

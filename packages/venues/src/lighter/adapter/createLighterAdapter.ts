@@ -310,6 +310,8 @@ export function createLighterAdapter(
       }
     },
 
+    symbols: async () => (await markets()).map((m) => m.symbol),
+
     async quote(symbol: string): Promise<MarketQuote> {
       if (!marketList.peek(undefined)) await markets()
       const s = freshFromStream(

@@ -1,0 +1,45 @@
+import type { Route } from '../router.js'
+import type { ServerDeps } from '../serverDeps.js'
+import { API_KEY_ROUTES } from './apiKeyRoutes.js'
+import { MARKET_ROUTES } from './marketRoutes.js'
+import { PERP_ORDER_ROUTES } from './perpOrderRoutes.js'
+import { REQUEST_LOG_ROUTES } from './requestLogRoutes.js'
+import type { RouteDeclaration, RouteSpec } from './routeSpec.js'
+import { SERVICE_ROUTES } from './serviceRoutes.js'
+import { TASK_ROUTES } from './taskRoutes.js'
+import { VENUE_BINDING_ROUTES } from './venueBindingRoutes.js'
+
+/**
+ * Every route the service serves, in document order. The router, the
+ * OpenAPI document and the served-routes test are all built from this list.
+ */
+export const ROUTE_DECLARATIONS = [
+  ...SERVICE_ROUTES,
+  ...TASK_ROUTES,
+  ...REQUEST_LOG_ROUTES,
+  ...PERP_ORDER_ROUTES,
+  ...MARKET_ROUTES,
+  ...VENUE_BINDING_ROUTES,
+  ...API_KEY_ROUTES,
+] as const
+
+/** The spec of every declared route, literal types kept (for type tests). */
+export type DeclaredRouteSpec = (typeof ROUTE_DECLARATIONS)[number]['spec']
+
+/** The facts of every route (what the OpenAPI document describes). */
+export const ROUTE_SPECS: readonly RouteSpec[] = ROUTE_DECLARATIONS.map(
+  (r) => r.spec,
+)
+
+/** The router's view: each declaration with its handler built for `deps`. */
+export function servedRoutes(
+  deps: ServerDeps,
+  declarations: readonly RouteDeclaration[] = ROUTE_DECLARATIONS,
+): Route[] {
+  const routes = declarations.map((d) => d.spec)
+  return declarations.map((d) => ({
+    method: d.spec.method,
+    pattern: d.spec.path,
+    handler: d.handler({ deps, route: d.spec, routes }),
+  }))
+}
