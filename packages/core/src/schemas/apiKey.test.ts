@@ -35,10 +35,15 @@ describe('ApiKey', () => {
   })
 
   test('behavior: created key carries the one-time secret', () => {
-    const { revokedAt: _r, ...fields } = view
     const apiKey = `dn_${view.keyId}.secret`
-    expect(ok(CreatedApiKey, { ...fields, apiKey })).toBe(true)
-    expect(ok(CreatedApiKey, fields)).toBe(false)
+    expect(ok(CreatedApiKey, { ...view, apiKey })).toBe(true)
+    expect(ok(CreatedApiKey, view)).toBe(false)
+    // as the server sends it: a new key shows revokedAt, and it is null
+    const { revokedAt: _r, ...unrevoked } = view
+    expect(ok(CreatedApiKey, { ...unrevoked, apiKey })).toBe(false)
+    expect(
+      ok(CreatedApiKey, { ...view, revokedAt: view.createdAt, apiKey }),
+    ).toBe(false)
     expect(ok(ApiKeyList, { keys: [view] })).toBe(true)
     expect(ok(ApiKeyList, [view])).toBe(false)
   })

@@ -26,6 +26,8 @@ export type ApiKey = v.InferOutput<typeof ApiKey>
 /** 201 answer to key creation; `apiKey` is the full secret, shown once. */
 export const CreatedApiKey = v.object({
   ...apiKeyEntries,
+  // a new key is not revoked: null, as every view of a key shows it
+  revokedAt: v.null(),
   apiKey: v.pipe(
     v.string(),
     v.description('<key_prefix>_<key_uuid>.<secret>; shown only once'),
