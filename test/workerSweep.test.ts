@@ -149,6 +149,44 @@ describe.each(dialects())('the monitor sweep (%s)', (dialect) => {
     await closeAll(quiet, ids.slice(2))
   })
 
+  test('an account falling due before the next sweep is read in this one (leadMs: the last sweep period), never earlier than half its age', async () => {
+    const o = await bed.owner()
+    const id = await create(o)
+    await bed.drain()
+    const aster = bed.venues.adapters.aster
+    const { positions } = aster
+    // budget enough: a snapshot may be 10 s old (times 1 to 1.05)
+    aster.accountReadsPerMinute = () => 10_000
+    let reads = 0
+    aster.positions = (cred, options) => {
+      if (cred.owner === o.owner) reads++
+      return positions.call(aster, cred, options)
+    }
+    try {
+      bed.clock.advance(11_000)
+      await runMonitorSweep(bed.worker)
+      expect(reads).toBe(1)
+      // 9 s on: not due yet (10 to 10.5 s), the next sweep half a second away
+      bed.clock.advance(9_000)
+      await runMonitorSweep(bed.worker, { leadMs: 500 })
+      expect(reads).toBe(1)
+      // but sweeps 2 s apart would next look past its due time
+      await runMonitorSweep(bed.worker, { leadMs: 2_000 })
+      expect(reads).toBe(2)
+      // a lead longer than half the age reads at half the age, not sooner
+      bed.clock.advance(4_000)
+      await runMonitorSweep(bed.worker, { leadMs: 50_000 })
+      expect(reads).toBe(2)
+      bed.clock.advance(1_500)
+      await runMonitorSweep(bed.worker, { leadMs: 50_000 })
+      expect(reads).toBe(3)
+    } finally {
+      delete aster.accountReadsPerMinute
+      aster.positions = positions
+      await closeAll(o, [id])
+    }
+  })
+
   test('a claimed funding step reads no positions the sweep read within the minute', async () => {
     const o = await bed.owner()
     const id = await create(o)

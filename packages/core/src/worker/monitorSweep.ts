@@ -67,7 +67,19 @@ export interface SweepResult {
  * whose close rule holds goes to `closing` and is made due, and the claim
  * loop sends its close under a lease.
  */
-export async function runMonitorSweep(deps: WorkerDeps): Promise<SweepResult> {
+export interface SweepOptions {
+  /**
+   * ms until the next sweep (the last sweep's period): an account read
+   * falls due within it is read in this one, so reads keep their cadence
+   * however long a sweep takes @default 0
+   */
+  readonly leadMs?: number | undefined
+}
+
+export async function runMonitorSweep(
+  deps: WorkerDeps,
+  options: SweepOptions = {},
+): Promise<SweepResult> {
   const now = deps.clock.now()
   const mine = await ownerShard(deps, now)
   const watched: TaskRecord[] = []
@@ -88,7 +100,11 @@ export async function runMonitorSweep(deps: WorkerDeps): Promise<SweepResult> {
   )
   streamBusiest(deps, tasks)
   // the budget is the deployment's: every worker's accounts count
-  const snapshots = snapshotReader(deps, positionsAges(deps, watched))
+  const snapshots = snapshotReader(
+    deps,
+    positionsAges(deps, watched),
+    options.leadMs ?? 0,
+  )
   snapshots.want(tasks)
   // every account and market is read at once, not one after the other;
   // the tasks are then evaluated in turn against what arrived
@@ -246,7 +262,11 @@ export function positionsMaxAgeMs(
  * positions once, however many tasks share them. An account with a task
  * near a threshold is read younger and ahead of routine reads.
  */
-function snapshotReader(deps: WorkerDeps, ages: ReadonlyMap<VenueId, number>) {
+function snapshotReader(
+  deps: WorkerDeps,
+  ages: ReadonlyMap<VenueId, number>,
+  leadMs: number,
+) {
   const quotes = new Map<string, Promise<MarketQuote>>()
   const creds = sweepCredentials(deps)
   const accounts = new Map<string, { near: boolean }>()
@@ -271,7 +291,10 @@ function snapshotReader(deps: WorkerDeps, ages: ReadonlyMap<VenueId, number>) {
       const near = accounts.get(aKey)?.near === true
       const priority: RequestPriority = near ? 'urgent' : 'routine'
       const streamed = adapter.accountStreamed?.(task.owner) === true
-      const age = spread(ages.get(venue) ?? POSITIONS_MAX_AGE_MS, task.owner)
+      const due = spread(ages.get(venue) ?? POSITIONS_MAX_AGE_MS, task.owner)
+      // read now what would be past due by the next sweep (the venue's
+      // budget paces reads sent early); at most half the age early
+      const age = Math.max(Math.round(due / 2), due - leadMs)
       held = handled(
         credential(task.owner, venue).then((cred) =>
           adapter.positions(cred, {

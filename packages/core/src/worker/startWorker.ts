@@ -238,10 +238,12 @@ export function startWorker(
   }
   let cutSweepPause: (() => void) | undefined
   const sweeping = (async () => {
+    /** the last sweep's period: when the next one will look again */
+    let leadMs = MONITOR_MS
     while (!stopping) {
       const started = deps.clock.now()
       try {
-        const swept = await runMonitorSweep(deps)
+        const swept = await runMonitorSweep(deps, { leadMs })
         // a close rule holds: the claim loop takes the task now
         if (swept.escalated > 0) wake()
       } catch (err) {
@@ -258,6 +260,7 @@ export function startWorker(
         },
       )
       cutSweepPause = undefined
+      leadMs = Math.max(MONITOR_MS, deps.clock.now() - started)
     }
   })()
 
