@@ -1,5 +1,6 @@
 import type { PerpOrderRecord, PerpOrderStatus } from '../domain/perpOrder.js'
 import { venueProtectionPrice } from '../domain/protectionPrice.js'
+import { NEVER_PLACED_AFTER_MS, SEND_WINDOW_MS } from '../domain/sendWindow.js'
 import { AppError } from '../errors/appError.js'
 import {
   UncertainSubmissionError,
@@ -21,7 +22,6 @@ import { dec, decString, floorToStep } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
 import { accountMarketLock, lockHolder } from './accountMarketLock.js'
 import { credentialErrorText, resolveCredential } from './resolveCredential.js'
-import { NEVER_PLACED_AFTER_MS, SEND_WINDOW_MS } from './sendWindow.js'
 import type { WorkerDeps } from './workerDeps.js'
 
 /** Statuses the order worker claims. */

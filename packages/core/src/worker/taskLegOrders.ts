@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { OrderSide } from '../domain/perpOrder.js'
 import { venueProtectionPrice } from '../domain/protectionPrice.js'
+import { NEVER_PLACED_AFTER_MS, SEND_WINDOW_MS } from '../domain/sendWindow.js'
 import type { TaskRecord } from '../domain/task.js'
 import type { Leg, LegOrder, TaskOperation } from '../domain/taskEngineState.js'
 import {
@@ -17,7 +18,6 @@ import type {
 import { dec, decString } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
 import { resolveCredential } from './resolveCredential.js'
-import { NEVER_PLACED_AFTER_MS, SEND_WINDOW_MS } from './sendWindow.js'
 import type { WorkerDeps } from './workerDeps.js'
 
 /** Slippage allowed on the IOC orders a task sends, in basis points. */
