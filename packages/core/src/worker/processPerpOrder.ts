@@ -3,7 +3,6 @@ import {
   perpOrderAttempt,
   perpOrderStatusOf,
 } from '../domain/perpOrderAttempt.js'
-import { planOrder } from '../domain/planOrder.js'
 import {
   cancelDue,
   isFinalAttempt,
@@ -20,14 +19,11 @@ import {
   FencedOutError,
 } from '../errors/worker.js'
 import type { PerpOrderPatch } from '../ports/store.js'
-import type {
-  VenueAdapter,
-  VenueCredential,
-  VenueOrder,
-} from '../ports/venueAdapter.js'
+import type { VenueCredential, VenueOrder } from '../ports/venueAdapter.js'
 import { dec, decString } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
 import { accountMarketLock, lockHolder } from './accountMarketLock.js'
+import { priceDirectOrder } from './priceDirectOrder.js'
 import { credentialErrorText, resolveCredential } from './resolveCredential.js'
 import { reconcileVenueOrder, submitVenueOrder } from './venueOrders.js'
 import type { WorkerDeps } from './workerDeps.js'
@@ -177,7 +173,7 @@ async function submit(step: Step): Promise<number | null> {
   }
   let plan: { size: string; price: string }
   try {
-    plan = await priceOrder(adapter, order, key.maxSizeUsd)
+    plan = await priceDirectOrder(adapter, order, key.maxSizeUsd)
   } catch (err) {
     if (err instanceof VenueUnavailableError) return now + OUTAGE_RETRY_MS
     if (err instanceof AppError && err.code === 'order_rejected') {
@@ -246,44 +242,6 @@ async function submit(step: Step): Promise<number | null> {
   } finally {
     await deps.store.locks.release(lock, holder)
   }
-}
-
-/**
- * Size rounded down to the step, the price on the venue grid (a market
- * order's protection price rounded away from the trader's favour is not
- * allowed: up for buys, down for sells), and the key cap at a fresh mark.
- */
-async function priceOrder(
-  adapter: VenueAdapter,
-  order: PerpOrderRecord,
-  maxSizeUsd: string,
-): Promise<{ size: string; price: string }> {
-  const rules = await adapter.rules(order.market)
-  if (!rules) throw rejected(`${order.venue} no longer lists ${order.market}`)
-  const quote = await adapter.quote(order.market)
-  const plan = planOrder(
-    rules,
-    quote,
-    {
-      sizeBase: order.sizeBase,
-      side: order.side,
-      limitPrice: order.requestedLimitPrice,
-      slippageBps: order.slippageBps,
-    },
-    maxSizeUsd,
-  )
-  if (plan.problem === 'size_zero')
-    throw rejected('size rounds down to zero at the venue step')
-  if (plan.problem === 'exceeds_cap') {
-    throw rejected(
-      `risk USD ${decString(plan.riskUsd.toDecimalPlaces(2))} at the fresh mark exceeds the key's maxSizeUsd ${maxSizeUsd}`,
-    )
-  }
-  return { size: decString(plan.size), price: decString(plan.price) }
-}
-
-function rejected(message: string): AppError {
-  return new AppError(409, 'order_rejected', message)
 }
 
 /** Reads the venue's view and, when asked, cancels (by request or expiry). */
