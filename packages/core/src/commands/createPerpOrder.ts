@@ -6,12 +6,12 @@ import type {
   PerpOrderRecord,
   TimeInForce,
 } from '../domain/perpOrder.js'
+import { planOrder } from '../domain/planOrder.js'
 import { isValidPrice } from '../domain/priceRules.js'
-import { protectionPrice } from '../domain/protectionPrice.js'
 import type { VenueId } from '../domain/venue.js'
 import { RuleViolationError } from '../errors/domain.js'
 import type { Repos } from '../ports/store.js'
-import { dec, decString, floorToStep } from '../util/decimal.js'
+import { dec, decString } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
 import { requireBoundVenues, requireVenueGrant } from './accessChecks.js'
 import type { CommandDeps } from './commandDeps.js'
@@ -67,18 +67,25 @@ export async function preparePerpOrder(
       `limitPrice ${decString(params.limitPrice)} is not on the ${params.venue} price grid for ${params.market} (tick ${rules.tickSize}${rules.maxSigFigs ? `, at most ${rules.maxSigFigs} significant figures unless an integer` : ''})`,
     )
   }
-  const size = floorToStep(params.sizeBase, rules.sizeStep)
+  const plan = planOrder(
+    rules,
+    quote,
+    {
+      sizeBase: params.sizeBase,
+      side: params.side,
+      limitPrice: params.limitPrice ?? null,
+      slippageBps,
+      onGrid: false,
+    },
+    key.maxSizeUsd,
+  )
+  const size = plan.size
   if (size.isZero() || (!params.reduceOnly && size.lt(rules.minBase))) {
     throw new RuleViolationError(
       'below_venue_minimum',
       `sizeBase ${decString(params.sizeBase)} rounds down to ${decString(size)} (step ${rules.sizeStep}); the ${params.venue} minimum is ${rules.minBase}`,
     )
   }
-  const mark = dec(quote.mark)
-  const orderPrice =
-    params.limitPrice !== undefined
-      ? dec(params.limitPrice)
-      : protectionPrice(mark, params.side, slippageBps)
   if (!params.reduceOnly) {
     const notional = size.mul(params.limitPrice ?? quote.mark)
     const minUsd = dec(rules.minNotionalUsd).gt(MIN_ORDER_USD)
@@ -91,11 +98,10 @@ export async function preparePerpOrder(
       )
     }
   }
-  const risk = size.mul(orderPrice.gt(mark) ? orderPrice : mark)
-  if (risk.gt(key.maxSizeUsd)) {
+  if (plan.problem === 'exceeds_cap') {
     throw new RuleViolationError(
       'size_exceeds_key_limit',
-      `order risk USD ${decString(risk.toDecimalPlaces(2))} exceeds this key's maxSizeUsd ${key.maxSizeUsd}`,
+      `order risk USD ${decString(plan.riskUsd.toDecimalPlaces(2))} exceeds this key's maxSizeUsd ${key.maxSizeUsd}`,
     )
   }
   return {

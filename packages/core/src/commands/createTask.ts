@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import type { ApiKeyRecord } from '../domain/apiKey.js'
+import { planOrder } from '../domain/planOrder.js'
 import type { TaskRecord } from '../domain/task.js'
 import type { VenueId } from '../domain/venue.js'
 import { RuleViolationError } from '../errors/domain.js'
 import type { Repos } from '../ports/store.js'
-import { dec, decString, floorToStep } from '../util/decimal.js'
+import { dec, decString } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
 import { requireBoundVenues, requireVenueGrant } from './accessChecks.js'
 import type { CommandDeps } from './commandDeps.js'
@@ -58,9 +59,23 @@ export async function prepareCreateTask(
   const highMark = dec(long.quote.mark).gt(short.quote.mark)
     ? long.quote.mark
     : short.quote.mark
-  const base = floorToStep(size.div(highMark), step)
+  let base = dec(0)
   for (const leg of [long, short]) {
-    const notional = base.mul(leg.quote.mark)
+    // one base size for both legs: the USD size at the higher mark, on
+    // both venues' steps; each leg's notional at its own mark
+    const plan = planOrder(
+      { ...leg.rules, sizeStep: step },
+      leg.quote,
+      {
+        sizeBase: size.div(highMark),
+        side: leg === long ? 'long' : 'short',
+        limitPrice: leg.quote.mark,
+        slippageBps: 0,
+      },
+      key.maxSizeUsd,
+    )
+    base = plan.size
+    const notional = plan.riskUsd
     const minUsd = dec(leg.rules.minNotionalUsd).gt(MIN_ORDER_USD)
       ? leg.rules.minNotionalUsd
       : MIN_ORDER_USD

@@ -1,4 +1,5 @@
 import type { ApiKeyRecord } from '../domain/apiKey.js'
+import { planOrder } from '../domain/planOrder.js'
 import type { TaskRecord } from '../domain/task.js'
 import {
   ConflictError,
@@ -6,7 +7,7 @@ import {
   UnavailableError,
 } from '../errors/domain.js'
 import type { Repos } from '../ports/store.js'
-import { decString, floorToStep } from '../util/decimal.js'
+import { decString } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
 import type { CommandDeps } from './commandDeps.js'
 import { listedMarket } from './marketChecks.js'
@@ -51,18 +52,24 @@ export async function prepareResizeTask(
     const venue = leg === 'long' ? task.longVenue : task.shortVenue
     const market = leg === 'long' ? task.longMarket : task.shortMarket
     const { rules, quote } = await listedMarket(deps.markets, venue, market)
-    const base = floorToStep(value, rules.sizeStep)
+    // a target is a position, not an order: sized and capped at the mark
+    const plan = planOrder(
+      rules,
+      quote,
+      { sizeBase: value, side: leg, limitPrice: quote.mark, slippageBps: 0 },
+      key.maxSizeUsd,
+    )
+    const base = plan.size
     if (base.isZero() || base.lt(rules.minBase)) {
       throw new RuleViolationError(
         'below_venue_minimum',
         `${leg}TargetBase ${decString(value)} rounds to ${decString(base)}, below the ${venue} minimum of ${rules.minBase} (step ${rules.sizeStep})`,
       )
     }
-    const usd = base.mul(quote.mark)
-    if (usd.gt(key.maxSizeUsd)) {
+    if (plan.problem === 'exceeds_cap') {
       throw new RuleViolationError(
         'size_exceeds_key_limit',
-        `${leg}TargetBase is USD ${decString(usd.toDecimalPlaces(2))} at mark ${quote.mark}, above this key's maxSizeUsd ${key.maxSizeUsd}`,
+        `${leg}TargetBase is USD ${decString(plan.riskUsd.toDecimalPlaces(2))} at mark ${quote.mark}, above this key's maxSizeUsd ${key.maxSizeUsd}`,
       )
     }
     return decString(base)

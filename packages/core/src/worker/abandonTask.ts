@@ -1,10 +1,10 @@
+import { SEND_WINDOW_MS } from '../domain/sendWindow.js'
 import type { Leg, LegOrder, TaskOperation } from '../domain/taskEngineState.js'
 import { CredentialUnavailableError } from '../errors/worker.js'
 import { dec } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
 import { credentialErrorText } from './resolveCredential.js'
 import { retryNote } from './retryNote.js'
-import { SEND_WINDOW_MS } from './sendWindow.js'
 import {
   allDone,
   CLOSE_SLIPPAGE_BPS,

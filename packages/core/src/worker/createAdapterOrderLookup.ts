@@ -5,6 +5,7 @@ import type { Repos } from '../ports/store.js'
 import type { VenueAdapter } from '../ports/venueAdapter.js'
 import type { VenueOrderLookup } from '../ports/venueOrderLookup.js'
 import { resolveCredential } from './resolveCredential.js'
+import { reconcileVenueOrder } from './venueOrders.js'
 
 /**
  * Answers "is this order live at the venue?" for operator resolves, by
@@ -24,14 +25,15 @@ export function createAdapterOrderLookup(o: {
         order.owner,
         order.venue,
       )
-      const seen = await o.adapters[order.venue].order(
-        cred,
-        order.market,
+      const found = await reconcileVenueOrder(
+        { adapter: o.adapters[order.venue], cred, market: order.market },
         order.clientOrderId,
       )
+      if (found.type === 'unreachable') throw found.error
       return (
-        seen !== null &&
-        (seen.state === 'open' || seen.state === 'partially_filled')
+        found.type === 'seen' &&
+        (found.order.state === 'open' ||
+          found.order.state === 'partially_filled')
       )
     },
   }

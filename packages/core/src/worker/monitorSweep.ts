@@ -12,6 +12,7 @@ import type { TaskObservation } from '../ports/store.js'
 import type { VenueCredential, VenuePosition } from '../ports/venueAdapter.js'
 import { createSharedRead, type SharedRead } from '../util/sharedRead.js'
 import { msToIso } from '../util/time.js'
+import { accountMarketLock } from './accountMarketLock.js'
 import {
   changedShows,
   closeStart,
@@ -333,7 +334,12 @@ function snapshotReader(
       const started = new Set<string>()
       for (const task of tasks) {
         for (const l of LEGS) {
-          const key = `${task.owner}|${venueOf(task, l)}|${marketOf(task, l)}`
+          // one read per account market: the name its lock goes by
+          const key = accountMarketLock(
+            task.owner,
+            venueOf(task, l),
+            marketOf(task, l),
+          )
           if (started.has(key)) continue
           started.add(key)
           legReading(task, l).catch(() => undefined)

@@ -1,27 +1,31 @@
 import type { PerpOrderRecord, PerpOrderStatus } from '../domain/perpOrder.js'
-import { venueProtectionPrice } from '../domain/protectionPrice.js'
-import { AppError } from '../errors/appError.js'
 import {
-  UncertainSubmissionError,
-  VenueRejectedError,
-  VenueUnavailableError,
-} from '../errors/venue.js'
+  perpOrderAttempt,
+  perpOrderStatusOf,
+} from '../domain/perpOrderAttempt.js'
+import {
+  cancelDue,
+  isFinalAttempt,
+  isLiveAttempt,
+  type VenueOrderAttempt,
+  type VenueOrderEvent,
+} from '../domain/venueOrderMachine.js'
+import { venueOrderTransition } from '../domain/venueOrderTransition.js'
+import { AppError } from '../errors/appError.js'
+import { VenueUnavailableError } from '../errors/venue.js'
 import {
   CredentialUnavailableError,
   CredentialUnreadableError,
   FencedOutError,
 } from '../errors/worker.js'
 import type { PerpOrderPatch } from '../ports/store.js'
-import type {
-  VenueAdapter,
-  VenueCredential,
-  VenueOrder,
-} from '../ports/venueAdapter.js'
-import { dec, decString, floorToStep } from '../util/decimal.js'
+import type { VenueCredential, VenueOrder } from '../ports/venueAdapter.js'
+import { dec, decString } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
 import { accountMarketLock, lockHolder } from './accountMarketLock.js'
+import { priceDirectOrder } from './priceDirectOrder.js'
 import { credentialErrorText, resolveCredential } from './resolveCredential.js'
-import { NEVER_PLACED_AFTER_MS, SEND_WINDOW_MS } from './sendWindow.js'
+import { reconcileVenueOrder, submitVenueOrder } from './venueOrders.js'
 import type { WorkerDeps } from './workerDeps.js'
 
 /** Statuses the order worker claims. */
@@ -101,7 +105,7 @@ async function advance(step: Step): Promise<number | null> {
       return submit(step)
     case 'submitting':
       await step.save({
-        status: 'unknown',
+        status: statusAfter(step.order, { type: 'uncertain' }),
         error:
           'the worker stopped while submitting; reconciling by client order id',
       })
@@ -115,27 +119,40 @@ async function advance(step: Step): Promise<number | null> {
   }
 }
 
+/** The status `order` is stored with after `event`. */
+function statusAfter(
+  order: PerpOrderRecord,
+  event: VenueOrderEvent,
+): PerpOrderStatus {
+  return perpOrderStatusOf(venueOrderTransition(perpOrderAttempt(order), event))
+}
+
 async function submit(step: Step): Promise<number | null> {
   const { deps, now } = step
   const order = step.order
   if (order.cancelRequestedAt !== null) {
-    await step.save({ status: 'cancelled' })
+    await step.save({
+      status: statusAfter(order, { type: 'cancelRequested' }),
+    })
     return null
   }
   if (now >= Date.parse(order.expiresAt)) {
     await step.save({
-      status: 'expired',
+      status: statusAfter(order, { type: 'expired' }),
       error: 'the queue deadline passed before the order could be submitted',
+    })
+    return null
+  }
+  const refuse = async (reason: string) => {
+    await step.save({
+      status: statusAfter(step.order, { type: 'rejected', reason }),
+      error: reason,
     })
     return null
   }
   const key = await deps.store.apiKeys.get(order.apiKeyId)
   if (!key || key.revokedAt !== null) {
-    await step.save({
-      status: 'rejected',
-      error: 'the API key was revoked before submission',
-    })
-    return null
+    return refuse('the API key was revoked before submission')
   }
   const adapter = deps.adapters[order.venue]
   let cred: VenueCredential
@@ -148,23 +165,19 @@ async function submit(step: Step): Promise<number | null> {
       { logger: deps.logger, now },
     )
   } catch (err) {
-    await step.save({
-      status: 'rejected',
-      error:
-        err instanceof CredentialUnavailableError
-          ? credentialErrorText(err)
-          : messageOf(err),
-    })
-    return null
+    return refuse(
+      err instanceof CredentialUnavailableError
+        ? credentialErrorText(err)
+        : messageOf(err),
+    )
   }
   let plan: { size: string; price: string }
   try {
-    plan = await planOrder(adapter, order, key.maxSizeUsd)
+    plan = await priceDirectOrder(adapter, order, key.maxSizeUsd)
   } catch (err) {
     if (err instanceof VenueUnavailableError) return now + OUTAGE_RETRY_MS
     if (err instanceof AppError && err.code === 'order_rejected') {
-      await step.save({ status: 'rejected', error: err.message })
-      return null
+      return refuse(err.message)
     }
     throw err
   }
@@ -176,84 +189,59 @@ async function submit(step: Step): Promise<number | null> {
     return now + 200
   }
   try {
+    const sending = venueOrderTransition(perpOrderAttempt(order), {
+      type: 'committed',
+      now,
+    })
     await step.save({
-      status: 'submitting',
+      status: perpOrderStatusOf(sending),
       requestedBase: plan.size,
       limitPrice: plan.price,
       submittedAt: iso,
       error: null,
     })
-    let placed: VenueOrder
-    try {
-      placed = await adapter.place(cred, {
-        market: order.market,
+    const sent = await submitVenueOrder(
+      { adapter, cred, market: order.market },
+      {
         side: order.side,
         size: plan.size,
         price: plan.price,
         timeInForce: order.orderType === 'market' ? 'ioc' : order.timeInForce,
         reduceOnly: order.reduceOnly,
         clientOrderId: order.clientOrderId,
-        validUntil: now + SEND_WINDOW_MS,
-      })
-    } catch (err) {
-      if (err instanceof VenueRejectedError) {
+        validUntil: sending.sendBy ?? undefined,
+      },
+    )
+    const next = venueOrderTransition(sending, sent)
+    switch (sent.type) {
+      case 'placed':
+        return apply(step, next, sent.order)
+      case 'rejected':
         await step.save({
-          status: 'rejected',
+          status: perpOrderStatusOf(next),
           venueStatus: 'rejected',
-          error: err.reason,
+          error: sent.reason,
           observedAt: msToIso(step.deps.clock.now()),
         })
         return null
-      }
-      if (err instanceof VenueUnavailableError) {
+      case 'notSent':
         // nothing reached the venue: the same client order id may go again
-        await step.save({ status: 'pending', submittedAt: null, error: null })
+        await step.save({
+          status: perpOrderStatusOf(next),
+          submittedAt: null,
+          error: null,
+        })
         return now + OUTAGE_RETRY_MS
-      }
-      await step.save({
-        status: 'unknown',
-        error: `submission outcome unknown (${messageOf(err)}); reconciling by client order id`,
-      })
-      return step.deps.clock.now() + POLL_MS
+      case 'uncertain':
+        await step.save({
+          status: perpOrderStatusOf(next),
+          error: `submission outcome unknown (${messageOf(sent.error)}); reconciling by client order id`,
+        })
+        return step.deps.clock.now() + POLL_MS
     }
-    return apply(step, placed)
   } finally {
     await deps.store.locks.release(lock, holder)
   }
-}
-
-/**
- * Size rounded down to the step, the price on the venue grid (a market
- * order's protection price rounded away from the trader's favour is not
- * allowed: up for buys, down for sells), and the key cap at a fresh mark.
- */
-async function planOrder(
-  adapter: VenueAdapter,
-  order: PerpOrderRecord,
-  maxSizeUsd: string,
-): Promise<{ size: string; price: string }> {
-  const rules = await adapter.rules(order.market)
-  if (!rules) throw rejected(`${order.venue} no longer lists ${order.market}`)
-  const quote = await adapter.quote(order.market)
-  const size = floorToStep(order.sizeBase, rules.sizeStep)
-  if (size.isZero())
-    throw rejected('size rounds down to zero at the venue step')
-  const mark = dec(quote.mark)
-  const price =
-    order.requestedLimitPrice !== null
-      ? dec(order.requestedLimitPrice)
-      : venueProtectionPrice(rules, mark, order.side, order.slippageBps)
-  const risk = size.mul(price.gt(mark) ? price : mark)
-  if (risk.gt(maxSizeUsd)) {
-    throw rejected(
-      `risk USD ${decString(risk.toDecimalPlaces(2))} at the fresh mark exceeds the key's maxSizeUsd ${maxSizeUsd}`,
-    )
-  }
-  return { size: decString(size), price: decString(price) }
-}
-
-function rejected(message: string): AppError {
-  return new AppError(409, 'order_rejected', message)
 }
 
 /** Reads the venue's view and, when asked, cancels (by request or expiry). */
@@ -285,80 +273,77 @@ async function reconcile(step: Step): Promise<number | null> {
     // rebound: the note about the old credential no longer holds
     await step.save({ error: null })
   }
-  let seen: VenueOrder | null
-  try {
-    seen = await adapter.order(cred, order.market, order.clientOrderId)
-  } catch (err) {
-    if (isTransient(err)) return now + POLL_MS
-    throw err
+  const io = { adapter, cred, market: order.market }
+  let attempt = perpOrderAttempt(step.order)
+  if (now >= Date.parse(order.expiresAt)) {
+    attempt = venueOrderTransition(attempt, { type: 'expired' })
   }
-  if (seen === null) {
-    const sent =
-      order.submittedAt === null ? null : Date.parse(order.submittedAt)
-    if (
-      order.observedAt === null &&
-      sent !== null &&
-      now > sent + NEVER_PLACED_AFTER_MS
-    ) {
-      // the venue would refuse the submission by now, and has no such
-      // order: it never reached the venue, and never will
-      await step.save({
-        status: order.cancelRequestedAt === null ? 'expired' : 'cancelled',
-        venueStatus: null,
-        error:
-          'the venue never received this order: not found after its send window closed',
-        observedAt: msToIso(now),
-      })
-      return null
-    }
-    if (order.status !== 'unknown') {
-      await step.save({
-        status: 'unknown',
-        error: 'the venue no longer reports this order; reconciling',
-      })
-    }
-    // "not found" can lag at venues: keep asking, slower over time
-    const age = now - Date.parse(order.submittedAt ?? order.createdAt)
-    return now + Math.min(60_000, Math.max(POLL_MS, age / 10))
-  }
-  const wantCancel = order.cancelRequestedAt !== null
-  const expired = now >= Date.parse(order.expiresAt)
-  // cancelled at the venue unasked (its dead-man switch fired after every
-  // worker died, an operator at the venue): past its own expiry, the
-  // worker would have cancelled it as expired
-  const applied = await apply(step, seen, expired ? 'expired' : 'cancelled')
-  if (applied === null) return null
-  if (wantCancel || expired) {
-    try {
-      await adapter.cancel(cred, order.market, order.clientOrderId)
-      const after = await adapter.order(cred, order.market, order.clientOrderId)
-      if (after) return apply(step, after, wantCancel ? 'cancelled' : 'expired')
-    } catch (err) {
-      if (isTransient(err)) return now + POLL_MS
-      throw err
+  const found = await reconcileVenueOrder(io, order.clientOrderId)
+  if (found.type === 'unreachable') return now + POLL_MS
+  if (found.type === 'notSeen') return notFound(step, attempt)
+  const seen = venueOrderTransition(attempt, found)
+  if ((await apply(step, seen, found.order)) === null) return null
+  if (cancelDue(seen)) {
+    const after = await reconcileVenueOrder(io, order.clientOrderId, {
+      cancel: true,
+    })
+    if (after.type === 'unreachable') return now + POLL_MS
+    if (after.type === 'seen') {
+      return apply(step, venueOrderTransition(seen, after), after.order)
     }
   }
   return now + POLL_MS
 }
 
-/** Records the venue's view; fills never decrease. */
+/** The venue has no such order (now). */
+async function notFound(
+  step: Step,
+  attempt: VenueOrderAttempt,
+): Promise<number | null> {
+  const { now } = step
+  const order = step.order
+  let next = venueOrderTransition(attempt, { type: 'notSeen', now })
+  // never placed, and free to go again: a direct order is sent at most
+  // once, so it ends as its own deadline would end it
+  if (next.status === 'ready') {
+    next = venueOrderTransition(next, { type: 'expired' })
+  }
+  if (isFinalAttempt(next)) {
+    // the venue would refuse the submission by now, and has no such
+    // order: it never reached the venue, and never will
+    await step.save({
+      status: perpOrderStatusOf(next),
+      venueStatus: null,
+      error:
+        'the venue never received this order: not found after its send window closed',
+      observedAt: msToIso(now),
+    })
+    return null
+  }
+  if (order.status !== 'unknown') {
+    await step.save({
+      status: perpOrderStatusOf(next),
+      error: 'the venue no longer reports this order; reconciling',
+    })
+  }
+  // "not found" can lag at venues: keep asking, slower over time
+  const age = now - Date.parse(order.submittedAt ?? order.createdAt)
+  return now + Math.min(60_000, Math.max(POLL_MS, age / 10))
+}
+
+/** Records the venue's view `v`, which moved the order to `next`. */
 async function apply(
   step: Step,
+  next: VenueOrderAttempt,
   v: VenueOrder,
-  cancelledAs: 'cancelled' | 'expired' = 'cancelled',
 ): Promise<number | null> {
   const order = step.order
+  // fills never decrease
   const filled = dec(v.filledBase).gt(order.filledBase)
     ? v.filledBase
     : order.filledBase
-  const status: PerpOrderStatus =
-    v.state === 'cancelled'
-      ? order.cancelRequestedAt === null && cancelledAs === 'expired'
-        ? 'expired'
-        : 'cancelled'
-      : v.state
   await step.save({
-    status,
+    status: perpOrderStatusOf(next),
     filledBase: decString(filled),
     // some venues report fills without a price on lookups: keep what we know
     averagePrice: dec(filled).isZero()
@@ -374,15 +359,7 @@ async function apply(
           ? null
           : order.error,
   })
-  const final = status !== 'open' && status !== 'partially_filled'
-  return final ? null : step.now + POLL_MS
-}
-
-function isTransient(err: unknown): boolean {
-  return (
-    err instanceof VenueUnavailableError ||
-    err instanceof UncertainSubmissionError
-  )
+  return isLiveAttempt(next) ? step.now + POLL_MS : null
 }
 
 function messageOf(err: unknown): string {

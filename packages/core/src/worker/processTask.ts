@@ -1,3 +1,4 @@
+import { SEND_WINDOW_MS } from '../domain/sendWindow.js'
 import type { TaskRecord, TaskStatus } from '../domain/task.js'
 import {
   EMPTY_ENGINE_STATE,
@@ -13,7 +14,6 @@ import { CredentialUnavailableError, FencedOutError } from '../errors/worker.js'
 import { msToIso } from '../util/time.js'
 import { abandonTask } from './abandonTask.js'
 import { retryNote } from './retryNote.js'
-import { SEND_WINDOW_MS } from './sendWindow.js'
 import {
   allDone,
   type LegIo,

@@ -1,23 +1,32 @@
 import { createHash } from 'node:crypto'
 import type { OrderSide } from '../domain/perpOrder.js'
 import { venueProtectionPrice } from '../domain/protectionPrice.js'
+import { SEND_WINDOW_MS } from '../domain/sendWindow.js'
 import type { TaskRecord } from '../domain/task.js'
 import type { Leg, LegOrder, TaskOperation } from '../domain/taskEngineState.js'
 import {
+  isFinalAttempt,
+  READY_ATTEMPT,
+  type VenueOrderAttempt,
+} from '../domain/venueOrderMachine.js'
+import {
+  VenueOrderTransitionError,
+  venueOrderTransition,
+} from '../domain/venueOrderTransition.js'
+import {
   UncertainSubmissionError,
-  VenueRejectedError,
   VenueUnavailableError,
 } from '../errors/venue.js'
 import type { MarketQuote, MarketRules } from '../ports/marketData.js'
-import type {
-  VenueAdapter,
-  VenueCredential,
-  VenueOrder,
-} from '../ports/venueAdapter.js'
+import type { VenueOrder } from '../ports/venueAdapter.js'
 import { dec, decString } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
 import { resolveCredential } from './resolveCredential.js'
-import { NEVER_PLACED_AFTER_MS, SEND_WINDOW_MS } from './sendWindow.js'
+import {
+  reconcileVenueOrder,
+  submitVenueOrder,
+  type VenueOrderIo,
+} from './venueOrders.js'
 import type { WorkerDeps } from './workerDeps.js'
 
 /** Slippage allowed on the IOC orders a task sends, in basis points. */
@@ -73,9 +82,41 @@ export function newLegOrder(
   }
 }
 
-function fromVenue(order: LegOrder, v: VenueOrder): LegOrder {
+/**
+ * A leg order's venue attempt: `sending` with a deadline is committed and
+ * maybe sent; `sending` with `sendBy` null has nothing in flight. States
+ * saved before deadlines existed count the operation's start.
+ */
+function legAttempt(op: TaskOperation, order: LegOrder): VenueOrderAttempt {
+  const sendBy =
+    order.sendBy === undefined
+      ? Date.parse(op.startedAt) + SEND_WINDOW_MS
+      : order.sendBy === null
+        ? null
+        : Date.parse(order.sendBy)
+  return {
+    ...READY_ATTEMPT,
+    status:
+      order.state === 'done'
+        ? order.failed === null
+          ? 'filled'
+          : 'rejected'
+        : sendBy === null
+          ? 'ready'
+          : 'sending',
+    sendBy,
+    reason: order.failed,
+  }
+}
+
+/** The leg once the venue showed `v`, which moved its attempt to `next`. */
+function fromVenue(
+  order: LegOrder,
+  next: VenueOrderAttempt,
+  v: VenueOrder,
+): LegOrder {
   const filled = dec(v.filledBase)
-  const final = v.state !== 'open' && v.state !== 'partially_filled'
+  const final = isFinalAttempt(next)
   return {
     ...order,
     state: final ? 'done' : 'sending',
@@ -88,10 +129,8 @@ function fromVenue(order: LegOrder, v: VenueOrder): LegOrder {
   }
 }
 
-export interface LegIo {
-  readonly adapter: VenueAdapter
-  readonly cred: VenueCredential
-  readonly market: string
+/** A leg's account market at its venue. */
+export interface LegIo extends VenueOrderIo {
   /** the other leg trades on a Lighter venue (doubles builder fees) */
   readonly pairedWithLighter: boolean
 }
@@ -121,21 +160,13 @@ export async function legIo(
   }
 }
 
-/** When a send may still land: its deadline, or the operation's (old states). */
-function sendDeadline(op: TaskOperation, order: LegOrder): number | null {
-  if (order.sendBy === undefined) {
-    return Date.parse(op.startedAt) + SEND_WINDOW_MS
-  }
-  return order.sendBy === null ? null : Date.parse(order.sendBy)
-}
-
 /**
  * Looks up every `sending` leg of an operation found after a restart or a
  * failed round, by its client order id. A leg the venue has is taken from
  * it. A leg it does not have is sent again only when no earlier send can
- * still land: it was never sent, or its signed deadline has passed by
- * the margin of `NEVER_PLACED_AFTER_MS`. Such legs get a new deadline
- * (`sendBy`), which the caller saves before sending them.
+ * still land (`venueOrderMachine`: it was never sent, or the never-placed
+ * rule holds). Such legs get a new deadline (`sendBy`), which the caller
+ * saves before sending them.
  * @returns the operation, the legs to send, and why the others wait
  */
 export async function lookUpLegs(
@@ -151,34 +182,28 @@ export async function lookUpLegs(
       const order = legs[leg]
       const ctx = io[leg]
       if (!order || order.state === 'done' || !ctx) return
-      let seen: VenueOrder | null
-      try {
-        seen = await ctx.adapter.order(
-          ctx.cred,
-          ctx.market,
-          order.clientOrderId,
-        )
-      } catch (err) {
-        if (!(err instanceof VenueUnavailableError)) throw err
-        waiting.push(`${ctx.adapter.venue}: ${err.message}`)
+      const attempt = legAttempt(op, order)
+      const found = await reconcileVenueOrder(ctx, order.clientOrderId)
+      if (found.type === 'unreachable') {
+        if (!(found.error instanceof VenueUnavailableError)) throw found.error
+        waiting.push(`${ctx.adapter.venue}: ${found.error.message}`)
         return
       }
-      if (seen) {
-        legs[leg] = fromVenue(order, seen)
+      if (found.type === 'seen') {
+        const next = venueOrderTransition(attempt, found)
+        legs[leg] = fromVenue(order, next, found.order)
         return
       }
-      const deadline = sendDeadline(op, order)
-      if (
-        deadline !== null &&
-        now <= deadline + NEVER_PLACED_AFTER_MS - SEND_WINDOW_MS
-      ) {
+      const next = venueOrderTransition(attempt, { type: 'notSeen', now })
+      if (next.status !== 'ready') {
         // an earlier send may still land: sending again could double it
         waiting.push(
           `${ctx.adapter.venue}: waiting for the send window of ${order.clientOrderId} to close`,
         )
         return
       }
-      legs[leg] = { ...order, sendBy: msToIso(now + SEND_WINDOW_MS) }
+      const sending = venueOrderTransition(next, { type: 'committed', now })
+      legs[leg] = { ...order, sendBy: msToIso(sending.sendBy ?? now) }
       resend.push(leg)
     }),
   )
@@ -204,33 +229,41 @@ export async function sendLegs(
       const order = legs[leg]
       const ctx = io[leg]
       if (!order || order.state === 'done' || !ctx) return
-      const deadline = sendDeadline(op, order)
-      try {
-        const placed = await ctx.adapter.place(ctx.cred, {
-          market: ctx.market,
-          side: order.side,
-          size: order.size,
-          price: order.price,
-          timeInForce: 'ioc',
-          reduceOnly: order.reduceOnly,
-          clientOrderId: order.clientOrderId,
-          pairedWithLighter: ctx.pairedWithLighter,
-          ...(deadline === null ? {} : { validUntil: deadline }),
-        })
-        legs[leg] = fromVenue(order, placed)
-      } catch (err) {
-        if (err instanceof VenueRejectedError) {
-          legs[leg] = { ...order, state: 'done', failed: err.reason }
-        } else if (err instanceof VenueUnavailableError) {
+      const attempt = legAttempt(op, order)
+      if (attempt.status !== 'sending') {
+        // only a committed leg (its deadline saved) may go out
+        throw new VenueOrderTransitionError(attempt.status, 'placed')
+      }
+      const sent = await submitVenueOrder(ctx, {
+        side: order.side,
+        size: order.size,
+        price: order.price,
+        timeInForce: 'ioc',
+        reduceOnly: order.reduceOnly,
+        clientOrderId: order.clientOrderId,
+        pairedWithLighter: ctx.pairedWithLighter,
+        ...(attempt.sendBy === null ? {} : { validUntil: attempt.sendBy }),
+      })
+      const next = venueOrderTransition(attempt, sent)
+      switch (sent.type) {
+        case 'placed':
+          legs[leg] = fromVenue(order, next, sent.order)
+          break
+        case 'rejected':
+          legs[leg] = { ...order, state: 'done', failed: sent.reason }
+          break
+        case 'notSent':
           // nothing left: the next round may send it again at once
           legs[leg] = { ...order, sendBy: null }
-          unreachable.push(`${ctx.adapter.venue}: ${err.message}`)
-        } else if (err instanceof UncertainSubmissionError) {
+          unreachable.push(`${ctx.adapter.venue}: ${sent.error.message}`)
+          break
+        case 'uncertain':
+          // an error the adapter does not classify ends the step, as ever
+          if (!(sent.error instanceof UncertainSubmissionError))
+            throw sent.error
           // stays `sending` with its deadline: looked up, not resent
-          unreachable.push(`${ctx.adapter.venue}: ${err.message}`)
-        } else {
-          throw err
-        }
+          unreachable.push(`${ctx.adapter.venue}: ${sent.error.message}`)
+          break
       }
     }),
   )

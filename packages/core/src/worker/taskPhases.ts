@@ -1,8 +1,9 @@
 import { MIN_ORDER_USD } from '../commands/createTask.js'
 import { commonStep } from '../commands/marketChecks.js'
+import { type OrderPlan, planOrder } from '../domain/planOrder.js'
 import type { Leg, LegOrder } from '../domain/taskEngineState.js'
 import type { MarketQuote, MarketRules } from '../ports/marketData.js'
-import { dec, decString, floorToStep } from '../util/decimal.js'
+import { type Decimal, dec, decString } from '../util/decimal.js'
 import { msToIso, nextHourAfter } from '../util/time.js'
 import { closeStart, evaluateRunningTask } from './evaluateRunningTask.js'
 import { bookFunding, FUNDING_READ_LAG_MS } from './taskFunding.js'
@@ -38,8 +39,24 @@ export async function openTask(step: TaskStep): Promise<number | null> {
   const high = dec(m.long.quote.mark).gt(m.short.quote.mark)
     ? m.long.quote.mark
     : m.short.quote.mark
-  const base = floorToStep(dec(task.sizeUsd).div(high), step_)
-  const problem = sizingProblem(base.toFixed(), m, key.maxSizeUsd)
+  const plans = {} as Record<Leg, OrderPlan>
+  for (const leg of LEGS) {
+    // one base size for both legs: the USD size at the higher mark, on
+    // both venues' steps; each leg capped at its own mark
+    plans[leg] = planOrder(
+      { ...m[leg].rules, sizeStep: step_ },
+      m[leg].quote,
+      {
+        sizeBase: dec(task.sizeUsd).div(high),
+        side: leg,
+        limitPrice: m[leg].quote.mark,
+        slippageBps: 0,
+      },
+      key.maxSizeUsd,
+    )
+  }
+  const base = plans.long.size
+  const problem = sizingProblem(plans, m, key.maxSizeUsd)
   if (problem) {
     await step.save({ status: 'failed', error: problem })
     return null
@@ -85,13 +102,15 @@ export async function openTask(step: TaskStep): Promise<number | null> {
 }
 
 function sizingProblem(
-  base: string,
+  plans: Record<Leg, OrderPlan>,
   m: Record<Leg, { rules: MarketRules; quote: MarketQuote }>,
   maxSizeUsd: string,
 ): string | null {
   for (const leg of LEGS) {
-    const { rules, quote } = m[leg]
-    const notional = dec(base).mul(quote.mark)
+    const { rules } = m[leg]
+    const plan = plans[leg]
+    const base = plan.size.toFixed()
+    const notional = plan.riskUsd
     const minUsd = dec(rules.minNotionalUsd).gt(MIN_ORDER_USD)
       ? rules.minNotionalUsd
       : MIN_ORDER_USD
@@ -102,7 +121,7 @@ function sizingProblem(
     ) {
       return `at the fresh mark the ${leg} leg would be ${base} ${rules.symbol} (USD ${decString(notional.toDecimalPlaces(2))}), below the ${rules.venue} minimum`
     }
-    if (notional.gt(maxSizeUsd)) {
+    if (plan.problem === 'exceeds_cap') {
       return `at the fresh mark the ${leg} leg is USD ${decString(notional.toDecimalPlaces(2))}, above the key's maxSizeUsd ${maxSizeUsd}`
     }
   }
@@ -167,7 +186,15 @@ export async function startResize(step: TaskStep): Promise<number | null> {
   for (const l of LEGS) {
     const target = targets[l]
     if (target === null) continue
-    if (!key || dec(target).mul(m[l].quote.mark).gt(key.maxSizeUsd)) {
+    // the cap holds the position a target asks for, at the mark
+    const at = (sizeBase: Decimal | string) =>
+      planOrder(
+        m[l].rules,
+        m[l].quote,
+        { sizeBase, side: l, limitPrice: m[l].quote.mark, slippageBps: 0 },
+        key?.maxSizeUsd ?? '0',
+      )
+    if (!key || at(target).problem === 'exceeds_cap') {
       await step.save({
         status: 'running',
         resizeRequest: null,
@@ -176,10 +203,8 @@ export async function startResize(step: TaskStep): Promise<number | null> {
       return now + MONITOR_MS
     }
     const current = dec((l === 'long' ? task.longSize : task.shortSize) ?? '0')
-    const delta = floorToStep(
-      dec(target).sub(current).abs(),
-      m[l].rules.sizeStep,
-    )
+    // the order is the difference, on the venue step
+    const delta = at(dec(target).sub(current).abs()).size
     if (delta.isZero()) continue
     const grow = dec(target).gt(current)
     const side = grow === (l === 'long') ? 'long' : 'short'

@@ -1,0 +1,56 @@
+import type { PerpOrderRecord, PerpOrderStatus } from './perpOrder.js'
+import { SEND_WINDOW_MS } from './sendWindow.js'
+import type {
+  VenueOrderAttempt,
+  VenueOrderAttemptStatus,
+} from './venueOrderMachine.js'
+
+const TO_ATTEMPT: Readonly<Record<PerpOrderStatus, VenueOrderAttemptStatus>> = {
+  pending: 'ready',
+  submitting: 'sending',
+  unknown: 'uncertain',
+  open: 'open',
+  partially_filled: 'partially_filled',
+  filled: 'filled',
+  cancelled: 'cancelled',
+  expired: 'expired',
+  rejected: 'rejected',
+}
+
+const TO_STATUS: Readonly<Record<VenueOrderAttemptStatus, PerpOrderStatus>> = {
+  ready: 'pending',
+  sending: 'submitting',
+  uncertain: 'unknown',
+  open: 'open',
+  partially_filled: 'partially_filled',
+  filled: 'filled',
+  cancelled: 'cancelled',
+  expired: 'expired',
+  rejected: 'rejected',
+}
+
+/**
+ * A direct order's venue attempt, read off its row: its send's deadline is
+ * `submittedAt` plus the send window (what the worker signs into it), and
+ * `observedAt` says the venue has shown it. Whether it is past its own
+ * expiry is an event the worker applies (`expired`), as it depends on now.
+ */
+export function perpOrderAttempt(order: PerpOrderRecord): VenueOrderAttempt {
+  return {
+    status: TO_ATTEMPT[order.status],
+    sendBy:
+      order.submittedAt === null
+        ? null
+        : Date.parse(order.submittedAt) + SEND_WINDOW_MS,
+    seen: order.observedAt !== null,
+    cancelRequested: order.cancelRequestedAt !== null,
+    expired: false,
+    venueOrder: null,
+    reason: order.error,
+  }
+}
+
+/** The order status an attempt is stored as. */
+export function perpOrderStatusOf(a: VenueOrderAttempt): PerpOrderStatus {
+  return TO_STATUS[a.status]
+}

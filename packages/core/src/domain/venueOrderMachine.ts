@@ -1,0 +1,189 @@
+import type { VenueOrder } from '../ports/venueAdapter.js'
+import { NEVER_PLACED_AFTER_MS, SEND_WINDOW_MS } from './sendWindow.js'
+
+/**
+ * Where one order stands at its venue, whoever sent it (a direct order, a
+ * task leg):
+ * - `ready`: committed intent, nothing at the venue; it may be sent
+ * - `sending`: the send is committed (its client order id saved) and its
+ *   outcome not yet known
+ * - `uncertain`: it may or may not have reached the venue; only a lookup
+ *   by client order id can tell, never a second send
+ * - `open`, `partially_filled`: resting at the venue
+ * - `filled`, `cancelled`, `expired`, `rejected`: final
+ */
+export type VenueOrderAttemptStatus =
+  | 'ready'
+  | 'sending'
+  | 'uncertain'
+  | 'open'
+  | 'partially_filled'
+  | 'filled'
+  | 'cancelled'
+  | 'expired'
+  | 'rejected'
+
+/** One order's attempt at its venue; see `venueOrderMachine`. */
+export interface VenueOrderAttempt {
+  readonly status: VenueOrderAttemptStatus
+  /**
+   * Unix ms after which the venue refuses the last send (signed into it);
+   * null when no send may be in flight
+   */
+  readonly sendBy: number | null
+  /** the venue has shown the order at least once */
+  readonly seen: boolean
+  /** its owner asked for it to be cancelled */
+  readonly cancelRequested: boolean
+  /** its own deadline passed: cancelled at the venue, it ends `expired` */
+  readonly expired: boolean
+  /** the venue's last view of it, when it gave one */
+  readonly venueOrder: VenueOrder | null
+  /** why it was refused, when it was */
+  readonly reason: string | null
+}
+
+export type VenueOrderEvent =
+  /** the send is saved (with its client order id) before the venue call */
+  | { readonly type: 'committed'; readonly now: number }
+  /** the venue answered the send with the order */
+  | { readonly type: 'placed'; readonly order: VenueOrder }
+  /** refused: by the venue, or before sending (rules, key, credential) */
+  | { readonly type: 'rejected'; readonly reason: string }
+  /** nothing reached the venue: may go again with the same client order id */
+  | { readonly type: 'notSent' }
+  /** the send's outcome is unknown (or its sender died) */
+  | { readonly type: 'uncertain' }
+  /** a lookup by client order id found it */
+  | { readonly type: 'seen'; readonly order: VenueOrder }
+  /** a lookup by client order id did not find it */
+  | { readonly type: 'notSeen'; readonly now: number }
+  | { readonly type: 'cancelRequested' }
+  /** its own deadline passed */
+  | { readonly type: 'expired' }
+
+/** A new attempt, nothing sent. */
+export const READY_ATTEMPT: VenueOrderAttempt = Object.freeze({
+  status: 'ready',
+  sendBy: null,
+  seen: false,
+  cancelRequested: false,
+  expired: false,
+  venueOrder: null,
+  reason: null,
+})
+
+const FINAL: readonly VenueOrderAttemptStatus[] = [
+  'filled',
+  'cancelled',
+  'expired',
+  'rejected',
+]
+
+/** True once the attempt's outcome is known for good. */
+export function isFinalAttempt(a: VenueOrderAttempt): boolean {
+  return FINAL.includes(a.status)
+}
+
+/** True while the order rests at the venue. */
+export function isLiveAttempt(a: VenueOrderAttempt): boolean {
+  return a.status === 'open' || a.status === 'partially_filled'
+}
+
+/** May be at the venue, not known to be final. */
+function maybeAtVenue(a: VenueOrderAttempt): boolean {
+  return a.status === 'sending' || a.status === 'uncertain' || isLiveAttempt(a)
+}
+
+/**
+ * The never-placed rule: an order never seen at its venue whose last send
+ * can no longer land (its signed deadline passed, plus room for clock skew
+ * and venues that show orders late) is not at the venue and never will be.
+ */
+function neverPlaced(a: VenueOrderAttempt, now: number): boolean {
+  return (
+    !a.seen &&
+    a.sendBy !== null &&
+    now > a.sendBy + NEVER_PLACED_AFTER_MS - SEND_WINDOW_MS
+  )
+}
+
+/** A live order its owner or its deadline wants gone: cancel it there. */
+export function cancelDue(a: VenueOrderAttempt): boolean {
+  return isLiveAttempt(a) && (a.cancelRequested || a.expired)
+}
+
+/** The attempt after the venue showed `v` (a send's answer or a lookup). */
+function fromVenue(a: VenueOrderAttempt, v: VenueOrder): VenueOrderAttempt {
+  // cancelled at the venue unasked past its own deadline (its dead-man
+  // switch, an operator there): the worker would have cancelled it as expired
+  const status =
+    v.state === 'cancelled' && !a.cancelRequested && a.expired
+      ? 'expired'
+      : v.state
+  return {
+    ...a,
+    status,
+    seen: true,
+    venueOrder: v,
+    reason: v.state === 'rejected' ? v.reason : a.reason,
+  }
+}
+
+/**
+ * The life of one order at a venue: `(attempt, event) → attempt'`, or
+ * null when the event is not allowed in the attempt's state. It holds the
+ * at-most-once rule: after `committed`, only `notSent` (nothing reached the
+ * venue) or a lookup proving the never-placed rule lets it be sent again,
+ * with the same client order id.
+ */
+export function venueOrderMachine(
+  a: VenueOrderAttempt,
+  e: VenueOrderEvent,
+): VenueOrderAttempt | null {
+  switch (e.type) {
+    case 'committed':
+      return a.status === 'ready'
+        ? { ...a, status: 'sending', sendBy: e.now + SEND_WINDOW_MS }
+        : null
+    case 'placed':
+      return a.status === 'sending' ? fromVenue(a, e.order) : null
+    case 'rejected':
+      return a.status === 'ready' || a.status === 'sending'
+        ? { ...a, status: 'rejected', reason: e.reason }
+        : null
+    case 'notSent':
+      return a.status === 'sending'
+        ? { ...a, status: 'ready', sendBy: null }
+        : null
+    case 'uncertain':
+      return a.status === 'sending' ? { ...a, status: 'uncertain' } : null
+    case 'seen':
+      return a.status === 'ready' || maybeAtVenue(a)
+        ? fromVenue(a, e.order)
+        : null
+    case 'notSeen':
+      return notSeen(a, e.now)
+    case 'cancelRequested':
+      if (a.status === 'ready') return { ...a, status: 'cancelled' }
+      return maybeAtVenue(a) ? { ...a, cancelRequested: true } : null
+    case 'expired':
+      if (a.status === 'ready') return { ...a, status: 'expired' }
+      return maybeAtVenue(a) ? { ...a, expired: true } : null
+  }
+}
+
+function notSeen(a: VenueOrderAttempt, now: number): VenueOrderAttempt | null {
+  if (a.status === 'ready') return a
+  if (isLiveAttempt(a)) {
+    // it was there: "not found" can lag at venues, it is not "never placed"
+    return { ...a, status: 'uncertain' }
+  }
+  if (a.status !== 'sending' && a.status !== 'uncertain') return null
+  if (!neverPlaced(a, now)) return { ...a, status: 'uncertain' }
+  // nothing is at the venue nor can arrive: what nobody wants any more
+  // ends here, the rest may be sent again
+  if (a.cancelRequested) return { ...a, status: 'cancelled', sendBy: null }
+  if (a.expired) return { ...a, status: 'expired', sendBy: null }
+  return { ...a, status: 'ready', sendBy: null }
+}

@@ -1,0 +1,169 @@
+import type { VenueId } from '../domain/venue.js'
+import type { VenueBindingRecord } from '../domain/venueBinding.js'
+import {
+  UncertainSubmissionError,
+  VenueRejectedError,
+  VenueUnavailableError,
+} from '../errors/venue.js'
+import type { Store } from '../ports/store.js'
+import type {
+  VenueAdapter,
+  VenueOrder,
+  VenueOrderRequest,
+} from '../ports/venueAdapter.js'
+import { createAesGcmSecrets } from '../secrets/createAesGcmSecrets.js'
+import { createSqliteStore } from '../store/sqlite.js'
+import { credentialAad } from './resolveCredential.js'
+import type { WorkerDeps } from './workerDeps.js'
+
+/**
+ * What the next `place` does: fill it, rest it, refuse it, fail before
+ * sending (`unavailable`), or fail after the venue took it (`landed`) or
+ * before (`lost`) without saying which.
+ */
+export type PlaceScript =
+  | 'fill'
+  | 'rest'
+  | 'reject'
+  | 'unavailable'
+  | 'landed'
+  | 'lost'
+
+/**
+ * A venue in memory for worker-step tests: orders by client order id,
+ * every call recorded, `place` answering as `script` says.
+ */
+function memoryVenue(venue: VenueId) {
+  const orders = new Map<string, VenueOrder>()
+  const sent: VenueOrderRequest[] = []
+  const calls: string[] = []
+  const state = { script: 'fill' as PlaceScript, mark: '100' }
+  const book = (r: VenueOrderRequest, resting: boolean): VenueOrder => {
+    const o: VenueOrder = {
+      clientOrderId: r.clientOrderId,
+      venueOrderId: String(orders.size + 1),
+      state: resting ? 'open' : 'filled',
+      size: r.size,
+      filledBase: resting ? '0' : r.size,
+      averagePrice: resting ? null : r.price,
+      venueStatus: resting ? 'open' : 'filled',
+      reason: null,
+    }
+    orders.set(r.clientOrderId, o)
+    return o
+  }
+  const adapter = {
+    venue,
+    rules: async (symbol: string) =>
+      symbol === 'GONE'
+        ? undefined
+        : {
+            venue,
+            symbol,
+            tickSize: '0.1',
+            maxSigFigs: null,
+            sizeStep: '0.01',
+            minNotionalUsd: '10',
+            minBase: '0.01',
+            maxLeverage: 20,
+          },
+    quote: async (symbol: string) => ({
+      venue,
+      symbol,
+      mark: state.mark,
+      bid: state.mark,
+      ask: state.mark,
+      fundingRateHourly: '0',
+    }),
+    place: async (_cred: unknown, r: VenueOrderRequest) => {
+      calls.push(`place ${r.clientOrderId}`)
+      switch (state.script) {
+        case 'fill':
+        case 'rest':
+          sent.push(r)
+          return book(r, state.script === 'rest')
+        case 'reject':
+          sent.push(r)
+          throw new VenueRejectedError('insufficient margin')
+        case 'unavailable':
+          throw new VenueUnavailableError('venue down')
+        case 'landed':
+          sent.push(r)
+          book(r, false)
+          throw new UncertainSubmissionError('timed out')
+        case 'lost':
+          sent.push(r)
+          throw new UncertainSubmissionError('timed out')
+      }
+    },
+    order: async (_cred: unknown, _market: string, id: string) => {
+      calls.push(`order ${id}`)
+      return orders.get(id) ?? null
+    },
+    cancel: async (_cred: unknown, _market: string, id: string) => {
+      calls.push(`cancel ${id}`)
+      const o = orders.get(id)
+      if (o && (o.state === 'open' || o.state === 'partially_filled')) {
+        orders.set(id, { ...o, state: 'cancelled', venueStatus: 'canceled' })
+      }
+    },
+  } as unknown as VenueAdapter
+  return { adapter, orders, sent, calls, state }
+}
+
+export const FIXTURE_OWNER = '0x00000000000000000000000000000000000000cc'
+export const FIXTURE_NOW = Date.UTC(2030, 0, 1, 12)
+
+/**
+ * Worker deps over a SQLite store in memory, `venues` bound for
+ * FIXTURE_OWNER, and a clock the test moves (`clock.ms`).
+ */
+export async function memoryWorker(venues: readonly VenueId[]) {
+  const store: Store = await createSqliteStore({ filename: ':memory:' })
+  const secrets = createAesGcmSecrets(Buffer.alloc(32, 9))
+  const at = new Date(FIXTURE_NOW).toISOString()
+  const memory = Object.fromEntries(venues.map((v) => [v, memoryVenue(v)]))
+  for (const venue of venues) {
+    const binding: VenueBindingRecord = {
+      id: `b-${venue}`,
+      owner: FIXTURE_OWNER,
+      venue,
+      status: 'bound',
+      accountIndex: null,
+      credentialRef: '0xagent',
+      credentialCiphertext: secrets.encrypt(
+        'secret',
+        credentialAad(FIXTURE_OWNER, venue),
+      ),
+      unusableCode: null,
+      createdAt: at,
+      updatedAt: at,
+    }
+    await store.bindings.upsert(binding)
+  }
+  await store.apiKeys.insert({
+    id: 'key-1',
+    owner: FIXTURE_OWNER,
+    env: 'live',
+    venues: [...venues],
+    maxSizeUsd: '1000',
+    label: null,
+    secretHash: 'ab'.repeat(32),
+    createdAt: at,
+    revokedAt: null,
+  })
+  const clock = { ms: FIXTURE_NOW, now: () => clock.ms }
+  const deps = {
+    store,
+    clock,
+    adapters: Object.fromEntries(
+      venues.map((v) => [v, memory[v]?.adapter]),
+    ) as unknown as WorkerDeps['adapters'],
+    secrets,
+    workerId: 'w-1',
+    leaseMs: 30_000,
+    fundingGraceMs: 3_600_000,
+    logger: { info: () => {}, error: () => {} },
+  } satisfies WorkerDeps
+  return { deps, store, clock, venue: memory }
+}

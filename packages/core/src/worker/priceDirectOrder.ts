@@ -1,0 +1,46 @@
+import type { PerpOrderRecord } from '../domain/perpOrder.js'
+import { planOrder } from '../domain/planOrder.js'
+import { AppError } from '../errors/appError.js'
+import type { VenueAdapter } from '../ports/venueAdapter.js'
+import { decString } from '../util/decimal.js'
+
+/**
+ * What a direct order is sent at, from fresh rules and quote
+ * (`planOrder`): the size rounded down to the step, the price on the venue
+ * grid (a market order's protection price rounded away from the trader's
+ * favour: up for buys, down for sells), within the key cap at the mark.
+ * @throws {AppError} `order_rejected` when it cannot be sent
+ * @throws {VenueUnavailableError} when the venue cannot be read
+ */
+export async function priceDirectOrder(
+  adapter: VenueAdapter,
+  order: PerpOrderRecord,
+  maxSizeUsd: string,
+): Promise<{ size: string; price: string }> {
+  const rules = await adapter.rules(order.market)
+  if (!rules) throw rejected(`${order.venue} no longer lists ${order.market}`)
+  const quote = await adapter.quote(order.market)
+  const plan = planOrder(
+    rules,
+    quote,
+    {
+      sizeBase: order.sizeBase,
+      side: order.side,
+      limitPrice: order.requestedLimitPrice,
+      slippageBps: order.slippageBps,
+    },
+    maxSizeUsd,
+  )
+  if (plan.problem === 'size_zero')
+    throw rejected('size rounds down to zero at the venue step')
+  if (plan.problem === 'exceeds_cap') {
+    throw rejected(
+      `risk USD ${decString(plan.riskUsd.toDecimalPlaces(2))} at the fresh mark exceeds the key's maxSizeUsd ${maxSizeUsd}`,
+    )
+  }
+  return { size: decString(plan.size), price: decString(plan.price) }
+}
+
+function rejected(message: string): AppError {
+  return new AppError(409, 'order_rejected', message)
+}

@@ -1,0 +1,274 @@
+import { describe, expect, test } from 'vitest'
+import type { PerpOrderRecord } from '../domain/perpOrder.js'
+import { NEVER_PLACED_AFTER_MS, SEND_WINDOW_MS } from '../domain/sendWindow.js'
+import {
+  FIXTURE_NOW,
+  FIXTURE_OWNER,
+  memoryWorker,
+  type PlaceScript,
+} from './memoryVenue.fixture.js'
+import { processPerpOrder } from './processPerpOrder.js'
+
+const iso = (ms: number) => new Date(ms).toISOString()
+const CLOID = '0x0000000000000000000000000000abcd'
+
+function order(over: Partial<PerpOrderRecord> = {}): PerpOrderRecord {
+  return {
+    id: 'order-1',
+    owner: FIXTURE_OWNER,
+    apiKeyId: 'key-1',
+    venue: 'hl',
+    market: 'ETH',
+    side: 'long',
+    orderType: 'limit',
+    sizeBase: '1.234',
+    requestedLimitPrice: '101',
+    limitPrice: null,
+    timeInForce: 'gtc',
+    slippageBps: 0,
+    reduceOnly: false,
+    status: 'pending',
+    requestedBase: null,
+    filledBase: '0',
+    averagePrice: null,
+    clientOrderId: CLOID,
+    venueOrderId: null,
+    venueStatus: null,
+    error: null,
+    cancelRequestedAt: null,
+    submittedAt: null,
+    observedAt: null,
+    expiresAt: iso(FIXTURE_NOW + 3_600_000),
+    createdAt: iso(FIXTURE_NOW),
+    updatedAt: iso(FIXTURE_NOW),
+    resolution: null,
+    leaseOwner: null,
+    leaseExpiresAt: null,
+    fence: 0,
+    nextCheckAt: null,
+    ...over,
+  }
+}
+
+/** One order in a real store, stepped as the worker steps a claimed row. */
+async function bed(over: Partial<PerpOrderRecord> = {}, script?: PlaceScript) {
+  const w = await memoryWorker(['hl'])
+  const hl = w.venue.hl as NonNullable<(typeof w.venue)['hl']>
+  if (script) hl.state.script = script
+  await w.store.orders.insert(order(over))
+  const step = async () => {
+    const row = await w.store.orders.get('order-1')
+    if (!row) throw new RangeError('no order')
+    return processPerpOrder(w.deps, row)
+  }
+  return { ...w, hl, step }
+}
+
+describe('processPerpOrder: submit', () => {
+  test('default: commits, sends once within the send window, records the venue', async () => {
+    const { step, hl } = await bed({}, 'rest')
+    const after = await step()
+    expect(after).toMatchObject({
+      status: 'open',
+      requestedBase: '1.23',
+      limitPrice: '101',
+      submittedAt: iso(FIXTURE_NOW),
+      venueOrderId: '1',
+      venueStatus: 'open',
+      observedAt: iso(FIXTURE_NOW),
+      nextCheckAt: iso(FIXTURE_NOW + 1_000),
+      leaseOwner: null,
+    })
+    expect(hl.sent).toHaveLength(1)
+    expect(hl.sent[0]).toMatchObject({
+      clientOrderId: CLOID,
+      size: '1.23',
+      price: '101',
+      timeInForce: 'gtc',
+      validUntil: FIXTURE_NOW + SEND_WINDOW_MS,
+    })
+  })
+
+  test('behavior: a market order goes as IOC at the protection price on the grid', async () => {
+    const { step, hl } = await bed(
+      {
+        orderType: 'market',
+        requestedLimitPrice: null,
+        timeInForce: 'ioc',
+        slippageBps: 100,
+        side: 'short',
+      },
+      'fill',
+    )
+    expect(await step()).toMatchObject({
+      status: 'filled',
+      limitPrice: '99',
+      filledBase: '1.23',
+      averagePrice: '99',
+      nextCheckAt: null,
+    })
+    expect(hl.sent[0]).toMatchObject({ timeInForce: 'ioc', price: '99' })
+  })
+
+  test('behavior: refused by the venue, it is rejected with the reason', async () => {
+    const { step } = await bed({}, 'reject')
+    expect(await step()).toMatchObject({
+      status: 'rejected',
+      venueStatus: 'rejected',
+      error: 'insufficient margin',
+      nextCheckAt: null,
+    })
+  })
+
+  test('behavior: nothing sent (outage), the same client order id goes again later', async () => {
+    const { step, hl, clock } = await bed({}, 'unavailable')
+    expect(await step()).toMatchObject({
+      status: 'pending',
+      submittedAt: null,
+      error: null,
+      nextCheckAt: iso(FIXTURE_NOW + 2_000),
+    })
+    expect(hl.sent).toHaveLength(0)
+    hl.state.script = 'fill'
+    clock.ms += 2_000
+    expect(await step()).toMatchObject({ status: 'filled' })
+    expect(hl.sent.map((r) => r.clientOrderId)).toEqual([CLOID])
+  })
+
+  test('behavior: an uncertain send that landed is found by client order id, never resent', async () => {
+    const { step, hl, clock } = await bed({}, 'landed')
+    expect(await step()).toMatchObject({
+      status: 'unknown',
+      error:
+        'submission outcome unknown (timed out); reconciling by client order id',
+      nextCheckAt: iso(FIXTURE_NOW + 1_000),
+    })
+    clock.ms += 1_000
+    expect(await step()).toMatchObject({
+      status: 'filled',
+      error: null,
+      filledBase: '1.23',
+    })
+    expect(hl.sent).toHaveLength(1)
+  })
+
+  test('behavior: an uncertain send the venue never got expires once its window closed', async () => {
+    const { step, hl, clock } = await bed({}, 'lost')
+    expect(await step()).toMatchObject({ status: 'unknown' })
+    clock.ms = FIXTURE_NOW + NEVER_PLACED_AFTER_MS
+    expect(await step()).toMatchObject({
+      status: 'unknown',
+      nextCheckAt: iso(clock.ms + 12_000),
+    })
+    clock.ms = FIXTURE_NOW + NEVER_PLACED_AFTER_MS + 1
+    expect(await step()).toMatchObject({
+      status: 'expired',
+      venueStatus: null,
+      error:
+        'the venue never received this order: not found after its send window closed',
+      nextCheckAt: null,
+    })
+    expect(hl.sent).toHaveLength(1)
+    expect(hl.calls.filter((c) => c.startsWith('place'))).toHaveLength(1)
+  })
+
+  test('behavior: a cancel asked before sending cancels it with no venue call', async () => {
+    const { step, hl } = await bed({ cancelRequestedAt: iso(FIXTURE_NOW) })
+    expect(await step()).toMatchObject({ status: 'cancelled' })
+    expect(hl.calls).toEqual([])
+  })
+
+  test('behavior: past its queue deadline it expires unsent', async () => {
+    const { step, hl } = await bed({ expiresAt: iso(FIXTURE_NOW) })
+    expect(await step()).toMatchObject({
+      status: 'expired',
+      error: 'the queue deadline passed before the order could be submitted',
+    })
+    expect(hl.calls).toEqual([])
+  })
+
+  test('error: sizes that round to zero or exceed the key cap are rejected unsent', async () => {
+    const zero = await bed({ sizeBase: '0.004' })
+    expect(await zero.step()).toMatchObject({
+      status: 'rejected',
+      error: 'size rounds down to zero at the venue step',
+    })
+    const big = await bed({ sizeBase: '10', requestedLimitPrice: '101' })
+    expect(await big.step()).toMatchObject({
+      status: 'rejected',
+      error:
+        "risk USD 1010 at the fresh mark exceeds the key's maxSizeUsd 1000",
+    })
+    expect([...zero.hl.calls, ...big.hl.calls]).toEqual([])
+  })
+
+  test('error: a market the venue no longer lists is rejected unsent', async () => {
+    const { step } = await bed({ market: 'GONE' })
+    expect(await step()).toMatchObject({
+      status: 'rejected',
+      error: 'hl no longer lists GONE',
+    })
+  })
+})
+
+describe('processPerpOrder: reconcile', () => {
+  test('behavior: a row left submitting (worker died) becomes unknown and is looked up, not resent', async () => {
+    const { step, hl, clock } = await bed({
+      status: 'submitting',
+      submittedAt: iso(FIXTURE_NOW),
+      requestedBase: '1.23',
+      limitPrice: '101',
+    })
+    clock.ms += 1_000
+    expect(await step()).toMatchObject({
+      status: 'unknown',
+      error:
+        'the worker stopped while submitting; reconciling by client order id',
+    })
+    expect(hl.calls).toEqual([`order ${CLOID}`])
+  })
+
+  test('behavior: a cancel request cancels the resting order at the venue', async () => {
+    const { step, hl, store, clock } = await bed({}, 'rest')
+    await step()
+    await store.orders.update('order-1', {
+      cancelRequestedAt: iso(FIXTURE_NOW + 500),
+      updatedAt: iso(FIXTURE_NOW + 500),
+    })
+    clock.ms += 1_000
+    expect(await step()).toMatchObject({
+      status: 'cancelled',
+      venueStatus: 'canceled',
+      nextCheckAt: null,
+    })
+    expect(hl.calls).toEqual([
+      `place ${CLOID}`,
+      `order ${CLOID}`,
+      `cancel ${CLOID}`,
+      `order ${CLOID}`,
+    ])
+  })
+
+  test('behavior: past its expiry a resting order is cancelled there and ends expired', async () => {
+    const { step, clock } = await bed(
+      { expiresAt: iso(FIXTURE_NOW + 5_000) },
+      'rest',
+    )
+    await step()
+    clock.ms += 5_000
+    expect(await step()).toMatchObject({ status: 'expired' })
+  })
+
+  test('behavior: an open order the venue stops reporting becomes unknown, never expired', async () => {
+    const { step, hl, clock } = await bed({}, 'rest')
+    await step()
+    hl.orders.clear()
+    clock.ms += 10 * NEVER_PLACED_AFTER_MS
+    expect(await step()).toMatchObject({
+      status: 'unknown',
+      error: 'the venue no longer reports this order; reconciling',
+    })
+    clock.ms += 1_000
+    expect(await step()).toMatchObject({ status: 'unknown' })
+  })
+})

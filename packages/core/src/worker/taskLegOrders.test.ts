@@ -1,0 +1,215 @@
+import { describe, expect, test } from 'vitest'
+import { NEVER_PLACED_AFTER_MS, SEND_WINDOW_MS } from '../domain/sendWindow.js'
+import type { TaskRecord } from '../domain/task.js'
+import type {
+  LegOrder,
+  TaskEngineState,
+  TaskOperation,
+} from '../domain/taskEngineState.js'
+import { task as taskRow } from '../ports/store.contract.js'
+import {
+  FIXTURE_NOW,
+  FIXTURE_OWNER,
+  memoryWorker,
+} from './memoryVenue.fixture.js'
+import { processTask } from './processTask.js'
+import { legClientOrderId } from './taskLegOrders.js'
+
+const iso = (ms: number) => new Date(ms).toISOString()
+const TASK_ID = '00000000-0000-4000-8000-000000000001'
+const LONG_ID = legClientOrderId(TASK_ID, 1, 'long')
+const SHORT_ID = legClientOrderId(TASK_ID, 1, 'short')
+
+function leg(over: Partial<LegOrder> & Pick<LegOrder, 'side'>): LegOrder {
+  return {
+    clientOrderId: over.side === 'long' ? LONG_ID : SHORT_ID,
+    size: '5',
+    price: over.side === 'long' ? '101' : '99',
+    reduceOnly: false,
+    state: 'sending',
+    filledBase: '0',
+    averagePrice: null,
+    failed: null,
+    sendBy: iso(FIXTURE_NOW + SEND_WINDOW_MS),
+    ...over,
+  }
+}
+
+/** An open operation saved (committed) at FIXTURE_NOW, not yet known. */
+function inFlight(
+  long: Partial<LegOrder> = {},
+  short: Partial<LegOrder> = {},
+): TaskEngineState {
+  const op: TaskOperation = {
+    kind: 'open',
+    seq: 1,
+    startedAt: iso(FIXTURE_NOW),
+    legs: {
+      long: leg({ side: 'long', ...long }),
+      short: leg({ side: 'short', ...short }),
+    },
+  }
+  return { op, seq: 1, fundingSince: null, fundingBelowSince: null }
+}
+
+/** A long-hl / short-aster task in a real store, stepped as claimed. */
+async function bed(over: Partial<TaskRecord> = {}) {
+  const w = await memoryWorker(['hl', 'aster'])
+  const hl = w.venue.hl as NonNullable<(typeof w.venue)['hl']>
+  const aster = w.venue.aster as NonNullable<(typeof w.venue)['aster']>
+  await w.store.tasks.insert(
+    taskRow({
+      id: TASK_ID,
+      owner: FIXTURE_OWNER,
+      apiKeyId: 'key-1',
+      longVenue: 'hl',
+      shortVenue: 'aster',
+      longMarket: 'ETH',
+      shortMarket: 'ETHUSDT',
+      sizeUsd: '500',
+      minFundingApy: '0',
+      ...over,
+    }),
+  )
+  const step = async () => {
+    const row = await w.store.tasks.get(TASK_ID)
+    if (!row) throw new RangeError('no task')
+    return processTask(w.deps, row)
+  }
+  const placed = () =>
+    [...hl.calls, ...aster.calls].filter((c) => c.startsWith('place'))
+  return { ...w, hl, aster, step, placed }
+}
+
+describe('task legs: send', () => {
+  test('default: a pending task commits both legs, sends each once within its window', async () => {
+    const { step, hl, aster } = await bed()
+    const after = await step()
+    expect(after).toMatchObject({
+      status: 'running',
+      longSize: '5',
+      shortSize: '5',
+      error: null,
+    })
+    expect(after.engineState?.op).toBeNull()
+    for (const [v, id, side] of [
+      [hl, LONG_ID, 'long'],
+      [aster, SHORT_ID, 'short'],
+    ] as const) {
+      expect(v.sent).toHaveLength(1)
+      expect(v.sent[0]).toMatchObject({
+        clientOrderId: id,
+        side,
+        size: '5',
+        timeInForce: 'ioc',
+        validUntil: FIXTURE_NOW + SEND_WINDOW_MS,
+        pairedWithLighter: false,
+      })
+    }
+  })
+
+  test('behavior: a leg not sent (outage) keeps no deadline and goes again at once', async () => {
+    const { step, hl, clock, placed } = await bed()
+    hl.state.script = 'unavailable'
+    const first = await step()
+    expect(first.status).toBe('pending')
+    expect(first.engineState?.op?.legs.long).toMatchObject({
+      state: 'sending',
+      sendBy: null,
+    })
+    expect(first.engineState?.op?.legs.short).toMatchObject({ state: 'done' })
+    expect(first.error).toBe('venue unreachable, retrying: hl: venue down')
+    hl.state.script = 'fill'
+    clock.ms += 2_000
+    const second = await step()
+    expect(second).toMatchObject({ status: 'running', longSize: '5' })
+    expect(hl.sent.map((r) => r.clientOrderId)).toEqual([LONG_ID])
+    expect(hl.sent[0]?.validUntil).toBe(clock.ms + SEND_WINDOW_MS)
+    expect(placed()).toHaveLength(3)
+  })
+
+  test('behavior: a leg whose send is uncertain is looked up, not resent, while its window is open', async () => {
+    const { step, hl, clock } = await bed()
+    hl.state.script = 'lost'
+    const first = await step()
+    expect(first.engineState?.op?.legs.long).toMatchObject({
+      state: 'sending',
+      sendBy: iso(FIXTURE_NOW + SEND_WINDOW_MS),
+    })
+    hl.state.script = 'fill'
+    clock.ms += 2_000
+    const second = await step()
+    expect(second.error).toBe(
+      `venue unreachable, retrying: hl: waiting for the send window of ${LONG_ID} to close`,
+    )
+    expect(hl.sent).toHaveLength(1)
+  })
+})
+
+describe('task legs: look up after a restart', () => {
+  test('behavior: legs the venue has are taken from it; nothing is sent', async () => {
+    const { step, hl, aster, placed, clock } = await bed({
+      engineState: inFlight(),
+    })
+    for (const [v, id, price] of [
+      [hl, LONG_ID, '101'],
+      [aster, SHORT_ID, '99'],
+    ] as const) {
+      v.orders.set(id, {
+        clientOrderId: id,
+        venueOrderId: '9',
+        state: 'filled',
+        size: '5',
+        filledBase: '5',
+        averagePrice: price,
+        venueStatus: 'filled',
+        reason: null,
+      })
+    }
+    clock.ms += 1_000
+    expect(await step()).toMatchObject({
+      status: 'running',
+      longSize: '5',
+      shortSize: '5',
+      longEntry: '101',
+      shortEntry: '99',
+    })
+    expect(placed()).toEqual([])
+  })
+
+  test('behavior: a leg not found waits out its window plus the margin, then goes again with a new deadline', async () => {
+    const { step, clock, placed, hl, store } = await bed({
+      engineState: inFlight(),
+    })
+    clock.ms = FIXTURE_NOW + NEVER_PLACED_AFTER_MS
+    const waiting = await step()
+    expect(waiting.error).toContain(
+      `hl: waiting for the send window of ${LONG_ID} to close`,
+    )
+    expect(placed()).toEqual([])
+    clock.ms = FIXTURE_NOW + NEVER_PLACED_AFTER_MS + 1
+    hl.state.script = 'unavailable'
+    // the new deadline is saved before the send: an outage leaves none
+    const saved = await step()
+    expect(saved.engineState?.op?.legs.long?.sendBy).toBeNull()
+    hl.state.script = 'fill'
+    clock.ms += 1
+    expect(await step()).toMatchObject({ status: 'running' })
+    expect(hl.sent.map((r) => [r.clientOrderId, r.validUntil])).toEqual([
+      [LONG_ID, clock.ms + SEND_WINDOW_MS],
+    ])
+    expect((await store.tasks.get(TASK_ID))?.longSize).toBe('5')
+  })
+
+  test('behavior: states saved before deadlines count the operation start', async () => {
+    const { step, clock, placed } = await bed({
+      engineState: inFlight({ sendBy: undefined }, { sendBy: undefined }),
+    })
+    clock.ms = FIXTURE_NOW + NEVER_PLACED_AFTER_MS
+    await step()
+    expect(placed()).toEqual([])
+    clock.ms += 1
+    expect(await step()).toMatchObject({ status: 'running' })
+    expect(placed()).toHaveLength(2)
+  })
+})

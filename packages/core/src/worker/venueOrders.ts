@@ -1,0 +1,99 @@
+import type { VenueOrderEvent } from '../domain/venueOrderMachine.js'
+import {
+  UncertainSubmissionError,
+  VenueRejectedError,
+  VenueUnavailableError,
+} from '../errors/venue.js'
+import type {
+  VenueAdapter,
+  VenueCredential,
+  VenueOrder,
+  VenueOrderRequest,
+} from '../ports/venueAdapter.js'
+
+/**
+ * @module The only place core sends, looks up or cancels an order at a
+ * venue (direct orders, task legs, operator resolves alike). Each venue
+ * answer comes back as the `venueOrderMachine` event it is.
+ */
+
+/** One account's market at one venue. */
+export interface VenueOrderIo {
+  readonly adapter: VenueAdapter
+  readonly cred: VenueCredential
+  readonly market: string
+}
+
+/** How a send ended, as a machine event; `error` says why when not placed. */
+type SubmitOutcome =
+  | Extract<VenueOrderEvent, { type: 'placed' }>
+  | Extract<VenueOrderEvent, { type: 'rejected' }>
+  | (Extract<VenueOrderEvent, { type: 'notSent' }> & {
+      readonly error: VenueUnavailableError
+    })
+  | (Extract<VenueOrderEvent, { type: 'uncertain' }> & {
+      readonly error: unknown
+    })
+
+/**
+ * Sends a committed order (the caller has saved its client order id and
+ * deadline). An error the adapter does not classify counts as uncertain:
+ * something may have gone out, so the order is looked up, never resent.
+ */
+export async function submitVenueOrder(
+  io: VenueOrderIo,
+  request: Omit<VenueOrderRequest, 'market'>,
+): Promise<SubmitOutcome> {
+  try {
+    const order = await io.adapter.place(io.cred, {
+      ...request,
+      market: io.market,
+    })
+    return { type: 'placed', order }
+  } catch (error) {
+    if (error instanceof VenueRejectedError) {
+      return { type: 'rejected', reason: error.reason }
+    }
+    if (error instanceof VenueUnavailableError) {
+      return { type: 'notSent', error }
+    }
+    return { type: 'uncertain', error }
+  }
+}
+
+/** What a lookup found; `unreachable` when the venue could not be asked. */
+type ReconcileOutcome =
+  | Extract<VenueOrderEvent, { type: 'seen' }>
+  | { readonly type: 'notSeen' }
+  | {
+      readonly type: 'unreachable'
+      readonly error: VenueUnavailableError | UncertainSubmissionError
+    }
+
+/**
+ * Looks an order up by client order id; with `cancel`, cancels it first
+ * (the venue resolves a cancel of an order already final too).
+ * @throws what the adapter throws beyond an outage
+ */
+export async function reconcileVenueOrder(
+  io: VenueOrderIo,
+  clientOrderId: string,
+  options: { readonly cancel?: boolean | undefined } = {},
+): Promise<ReconcileOutcome> {
+  let seen: VenueOrder | null
+  try {
+    if (options.cancel) {
+      await io.adapter.cancel(io.cred, io.market, clientOrderId)
+    }
+    seen = await io.adapter.order(io.cred, io.market, clientOrderId)
+  } catch (error) {
+    if (
+      error instanceof VenueUnavailableError ||
+      error instanceof UncertainSubmissionError
+    ) {
+      return { type: 'unreachable', error }
+    }
+    throw error
+  }
+  return seen === null ? { type: 'notSeen' } : { type: 'seen', order: seen }
+}
