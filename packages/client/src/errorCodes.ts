@@ -70,6 +70,7 @@ export const DN_ERROR_CODES = [
   'rate_limited',
   'prepare_rate_limited',
   'headers_too_large',
+  'venue_order_transition',
   'openapi_unnamed_schema',
   'service_unavailable',
   'storage_error',

@@ -14,7 +14,6 @@ export class VenueOrderTransitionError extends AppError {
     event: VenueOrderEvent['type'],
   ) {
     super(
-      500,
       VenueOrderTransitionError.code,
       `a venue order ${from} cannot take the event ${event}`,
     )

@@ -16,30 +16,12 @@ export class AppError extends Error {
   readonly status: number
   readonly details: Record<string, unknown> | undefined
 
-  constructor(code: DnErrorCode, message: string, options?: AppErrorOptions)
-  /**
-   * @deprecated The status comes from the code table: use
-   * `new AppError(code, message)` or a subclass. Kept while the worker and
-   * order commands are rewritten elsewhere.
-   */
   constructor(
-    status: number,
     code: DnErrorCode,
     message: string,
-    options?: AppErrorOptions,
-  )
-  constructor(
-    ...args:
-      | [DnErrorCode, string, AppErrorOptions?]
-      | [number, DnErrorCode, string, AppErrorOptions?]
+    options: AppErrorOptions = {},
   ) {
-    const [status, code, message, options = {}] =
-      typeof args[0] === 'number'
-        ? (args as [number, DnErrorCode, string, AppErrorOptions?])
-        : [
-            ERROR_CODES[args[0]].status,
-            ...(args as [DnErrorCode, string, AppErrorOptions?]),
-          ]
+    const status = ERROR_CODES[code].status
     super(message, options.cause === undefined ? {} : { cause: options.cause })
     this.status = status
     this.code = code

@@ -19,14 +19,6 @@ describe('ERROR_CODES', () => {
     expect(new ValidationError('bad').code).toBe('invalid_request')
   })
 
-  test('behavior: the legacy (status, code) constructor still works', () => {
-    const err = new AppError(409, 'order_rejected', 'no')
-    expect({ status: err.status, code: err.code }).toEqual({
-      status: 409,
-      code: 'order_rejected',
-    })
-  })
-
   test('behavior: isDnErrorCode', () => {
     expect(isDnErrorCode('rate_limited')).toBe(true)
     expect(isDnErrorCode('toString')).toBe(false)

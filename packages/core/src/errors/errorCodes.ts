@@ -259,6 +259,11 @@ export const ERROR_CODES = {
     description: 'The request headers exceed 16 KB',
   },
   // 500
+  venue_order_transition: {
+    status: 500,
+    description:
+      'Internal: a venue order was given an event its state does not allow',
+  },
   openapi_unnamed_schema: {
     status: 500,
     description: 'A schema of the OpenAPI document has no component name',

@@ -1,6 +1,6 @@
 import type { PerpOrderRecord } from '../domain/perpOrder.js'
 import { planOrder } from '../domain/planOrder.js'
-import { AppError } from '../errors/appError.js'
+import { ConflictError } from '../errors/domain.js'
 import type { VenueAdapter } from '../ports/venueAdapter.js'
 import { decString } from '../util/decimal.js'
 
@@ -9,7 +9,7 @@ import { decString } from '../util/decimal.js'
  * (`planOrder`): the size rounded down to the step, the price on the venue
  * grid (a market order's protection price rounded away from the trader's
  * favour: up for buys, down for sells), within the key cap at the mark.
- * @throws {AppError} `order_rejected` when it cannot be sent
+ * @throws {ConflictError} `order_rejected` when it cannot be sent
  * @throws {VenueUnavailableError} when the venue cannot be read
  */
 export async function priceDirectOrder(
@@ -41,6 +41,6 @@ export async function priceDirectOrder(
   return { size: decString(plan.size), price: decString(plan.price) }
 }
 
-function rejected(message: string): AppError {
-  return new AppError(409, 'order_rejected', message)
+function rejected(message: string): ConflictError {
+  return new ConflictError('order_rejected', message)
 }
