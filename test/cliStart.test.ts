@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process'
 import {
+  copyFileSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   realpathSync,
   rmSync,
@@ -133,22 +135,43 @@ describe('dn up starting', () => {
   })
 
   test('`npx dn` runs the CLI: npm links its bin at install, before any build', async () => {
-    // the bin is a file of the repository, not of the build
+    // the bin is a file of the repository, not of the build: npm links it
+    // at install, when no dist/ exists yet
     const bin = join(ROOT, 'node_modules', '.bin', 'dn')
     expect(realpathSync(bin)).toBe(join(ROOT, 'packages/cli/bin/dn.js'))
-    const r = await new Promise<{ code: number | null; out: string }>(
-      (resolve) => {
-        const child = spawn(bin, ['--help'], {
-          stdio: ['ignore', 'pipe', 'pipe'],
-        })
-        let out = ''
-        child.stdout?.on('data', (d: Buffer) => {
-          out += d.toString()
-        })
-        child.once('exit', (code) => resolve({ code, out }))
-      },
+    // the shim beside a package folder without a build, then with one
+    // (the bundled CLI as its dist/main.js)
+    const pkg = join(dirname(cli), 'shim')
+    mkdirSync(join(pkg, 'bin'), { recursive: true })
+    copyFileSync(join(ROOT, 'packages/cli/bin/dn.js'), join(pkg, 'bin/dn.js'))
+    const run = () =>
+      new Promise<{ code: number | null; out: string; err: string }>(
+        (resolve) => {
+          const child = spawn(
+            process.execPath,
+            [join(pkg, 'bin/dn.js'), '--help'],
+            { stdio: ['ignore', 'pipe', 'pipe'] },
+          )
+          let out = ''
+          let err = ''
+          child.stdout?.on('data', (d: Buffer) => {
+            out += d.toString()
+          })
+          child.stderr?.on('data', (d: Buffer) => {
+            err += d.toString()
+          })
+          child.once('exit', (code) => resolve({ code, out, err }))
+        },
+      )
+    const unbuilt = await run()
+    expect(unbuilt.code).toBe(1)
+    expect(unbuilt.err).toBe(
+      'dn: not built yet: run `npm run build` (or `npm start`) in the repository first\n',
     )
-    expect(r.code).toBe(0)
-    expect(r.out).toMatch(/^Usage: dn /)
+    mkdirSync(join(pkg, 'dist'))
+    copyFileSync(cli, join(pkg, 'dist/main.js'))
+    const built = await run()
+    expect(built.code).toBe(0)
+    expect(built.out).toMatch(/^Usage: dn /)
   })
 })
