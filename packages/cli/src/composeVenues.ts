@@ -186,38 +186,32 @@ function seederOf(
 export function adapterMarketData(
   adapters: Readonly<Record<VenueId, VenueAdapter>>,
 ): MarketData {
+  /** a venue that cannot answer now is a 503 the caller may retry */
+  const unavailable = async <T>(venue: VenueId, read: () => Promise<T>) => {
+    try {
+      return await read()
+    } catch (cause) {
+      if (!(cause instanceof VenueUnavailableError)) throw cause
+      throw new UnavailableError(
+        'market_data_unavailable',
+        `${venue} market data is unavailable; retry later`,
+        { cause },
+      )
+    }
+  }
   return {
     rules: (venue, symbol) => adapters[venue].rules(symbol),
     async symbols(venue) {
-      const list = adapters[venue].symbols
-      if (!list) {
+      const adapter = adapters[venue]
+      if (!adapter.symbols) {
         throw new UnavailableError(
           'market_data_unavailable',
           `${venue} cannot list its markets on this deployment`,
         )
       }
-      try {
-        return await list()
-      } catch (cause) {
-        if (!(cause instanceof VenueUnavailableError)) throw cause
-        throw new UnavailableError(
-          'market_data_unavailable',
-          `${venue} market data is unavailable; retry later`,
-          { cause },
-        )
-      }
+      return unavailable(venue, async () => (await adapter.symbols?.()) ?? [])
     },
-    async quote(venue, symbol) {
-      try {
-        return await adapters[venue].quote(symbol)
-      } catch (cause) {
-        if (!(cause instanceof VenueUnavailableError)) throw cause
-        throw new UnavailableError(
-          'market_data_unavailable',
-          `${venue} market data is unavailable; retry later`,
-          { cause },
-        )
-      }
-    },
+    quote: (venue, symbol) =>
+      unavailable(venue, () => adapters[venue].quote(symbol)),
   }
 }

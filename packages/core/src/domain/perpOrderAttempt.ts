@@ -17,17 +17,10 @@ const TO_ATTEMPT: Readonly<Record<PerpOrderStatus, VenueOrderAttemptStatus>> = {
   rejected: 'rejected',
 }
 
-const TO_STATUS: Readonly<Record<VenueOrderAttemptStatus, PerpOrderStatus>> = {
-  ready: 'pending',
-  sending: 'submitting',
-  uncertain: 'unknown',
-  open: 'open',
-  partially_filled: 'partially_filled',
-  filled: 'filled',
-  cancelled: 'cancelled',
-  expired: 'expired',
-  rejected: 'rejected',
-}
+/** the same mapping read the other way: it is one to one */
+const TO_STATUS = Object.fromEntries(
+  Object.entries(TO_ATTEMPT).map(([status, attempt]) => [attempt, status]),
+) as Readonly<Record<VenueOrderAttemptStatus, PerpOrderStatus>>
 
 /**
  * A direct order's venue attempt, read off its row: its send's deadline is
