@@ -178,17 +178,19 @@ export function createHyperliquidAdapter(
   // funding read off the positions reads' cumulative funding
   const cum = createHlCumFunding()
   // a read of a user's state to see a settlement, shared by its markets
-  const settledReads = new Map<string, Promise<void>>()
-  const readSettledState = (user: string, priority: RequestPriority) => {
-    let p = settledReads.get(user)
-    if (!p) {
-      p = post('/info', { type: 'clearinghouseState', user }, 'read', priority)
-        .then((raw) => cum.observe(user, stateTime(raw, clock.now()), raw))
-        .finally(() => settledReads.delete(user))
-      settledReads.set(user, p)
-    }
-    return p
-  }
+  const settledStates = createSharedRead<string, void, RequestPriority>(
+    clock,
+    async (user, priority) => {
+      const raw = await post(
+        '/info',
+        { type: 'clearinghouseState', user },
+        'read',
+        priority,
+      )
+      cum.observe(user, stateTime(raw, clock.now()), raw)
+    },
+    { forgetAfterMs: 60_000 },
+  )
   const stream = options.marketStream
   // the user stream serves main-dex accounts; a builder dex has its own
   const userStream =
@@ -263,7 +265,7 @@ export function createHyperliquidAdapter(
       if (cum.settledStateHeld(user, settled)) return undefined
       // a positions read in effect (weight 2), shared by the user's
       // markets: it books them all, so it goes as routine monitoring
-      await readSettledState(user, read?.priority ?? 'routine')
+      await settledStates.get(user, 0, read?.priority ?? 'routine')
     }
     const p = cum.payment(user, market, settled)
     return p === undefined ? undefined : p === null ? [] : [p]
