@@ -35,6 +35,7 @@ type Arg<M extends keyof DnClient, I extends number> = Parameters<
 /** The client method that calls each declared route. */
 const CLIENT_METHOD: Record<OperationId, keyof DnClient> = {
   getHealth: 'health',
+  listVenueBindings: 'listBindings',
   getOpenApiDocument: 'openApiDocument',
   listTasks: 'listTasks',
   createTask: 'createTask',

@@ -11,6 +11,8 @@ import {
   type PrivateKeyAccount,
   privateKeyToAccount,
 } from 'viem/accounts'
+import { CliError, UsageError } from './errors/cliErrors.js'
+import { EXIT } from './errors/exitCodes.js'
 
 /** Default place of a development wallet, beside the service's data. */
 export const DEFAULT_WALLET_FILE = '.dn/wallet.json'
@@ -21,8 +23,9 @@ export const DEFAULT_WALLET_FILE = '.dn/wallet.json'
  */
 export function createWalletFile(path: string): PrivateKeyAccount {
   if (existsSync(path)) {
-    throw new RangeError(
-      `${path} exists; refusing to overwrite a wallet (choose --file)`,
+    throw new UsageError(
+      `${path} exists; refusing to overwrite a wallet`,
+      'choose another --file, or use it as it is',
     )
   }
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
@@ -40,18 +43,52 @@ export function createWalletFile(path: string): PrivateKeyAccount {
   return account
 }
 
-/** The signing wallet: DN_PRIVATE_KEY if set, else the wallet file. */
-export function loadWallet(path: string | undefined): PrivateKeyAccount {
+/** Where the signing key comes from, for `dn wallet show`. */
+type WalletSource = 'flag' | 'env' | 'config' | 'default'
+
+/**
+ * The signing wallet: the `--wallet` file, else DN_PRIVATE_KEY, else the
+ * profile's wallet file, else `.dn/wallet.json` (flags > env > config).
+ */
+export function loadWallet(
+  flagPath: string | undefined,
+  profilePath?: string,
+): { account: PrivateKeyAccount; source: WalletSource; file: string | null } {
   const fromEnv = process.env.DN_PRIVATE_KEY
-  if (fromEnv) return privateKeyToAccount(fromEnv as `0x${string}`)
-  const file = path ?? DEFAULT_WALLET_FILE
+  if (!flagPath && fromEnv) {
+    if (!/^0x[0-9a-fA-F]{64}$/.test(fromEnv))
+      throw new UsageError(
+        'DN_PRIVATE_KEY is not a 0x-prefixed 32-byte hex key',
+      )
+    return {
+      account: privateKeyToAccount(fromEnv as `0x${string}`),
+      source: 'env',
+      file: null,
+    }
+  }
+  const [file, source]: [string, WalletSource] = flagPath
+    ? [flagPath, 'flag']
+    : profilePath
+      ? [profilePath, 'config']
+      : [DEFAULT_WALLET_FILE, 'default']
   if (!existsSync(file)) {
-    throw new RangeError(
-      `no wallet: create one with \`dn wallet new\` or set DN_PRIVATE_KEY`,
+    throw new CliError(
+      'no_wallet',
+      EXIT.auth,
+      `no wallet at ${file}`,
+      'create one with `dn wallet new`, pass --wallet <file>, or set DN_PRIVATE_KEY',
     )
   }
-  const { privateKey } = JSON.parse(readFileSync(file, 'utf8')) as {
-    privateKey: `0x${string}`
+  let privateKey: `0x${string}`
+  try {
+    ;({ privateKey } = JSON.parse(readFileSync(file, 'utf8')) as {
+      privateKey: `0x${string}`
+    })
+    return { account: privateKeyToAccount(privateKey), source, file }
+  } catch (err) {
+    throw new UsageError(
+      `${file} is not a wallet file (${(err as Error).message})`,
+      'a wallet file is JSON with a "privateKey"; make one with `dn wallet new`',
+    )
   }
-  return privateKeyToAccount(privateKey)
 }

@@ -4,6 +4,7 @@ import { createTransport, type TransportOptions } from './transport.js'
 import type {
   ApiKey,
   BindingTarget,
+  BoundVenue,
   CreatePerpOrder,
   CreateTask,
   ListQuery,
@@ -225,6 +226,29 @@ export function createDnClient(o: DnClientOptions) {
         },
       })
       return r.keys
+    },
+    /** The wallet's bound venue accounts (Lighter with its account index). */
+    async listBindings(signer: MessageSigner): Promise<BoundVenue[]> {
+      const owner = signer.address.toLowerCase()
+      const expiresAt = expiry()
+      const signature = await signWalletAction(
+        signer,
+        domain,
+        'list_venue_bindings',
+        { owner, expiresAt },
+      )
+      const r = await request<{ bindings: BoundVenue[] }>(
+        'GET',
+        '/v1/venue-bindings',
+        {
+          headers: {
+            'x-wallet-address': owner,
+            'x-wallet-expires-at': String(expiresAt),
+            'x-wallet-signature': signature,
+          },
+        },
+      )
+      return r.bindings
     },
     async revokeApiKey(signer: MessageSigner, keyId: string): Promise<ApiKey> {
       const owner = signer.address.toLowerCase()

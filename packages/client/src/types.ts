@@ -208,3 +208,16 @@ export interface VenueBindingBatch {
   }[]
   signRequests: SignRequest[]
 }
+
+/** A venue account the wallet bound (`GET /v1/venue-bindings`). */
+export interface BoundVenue {
+  readonly venue: Venue
+  readonly status: 'bound' | 'unusable' | 'revoked'
+  /** Lighter account index; null elsewhere */
+  readonly accountIndex: string | null
+  /** agent address or Lighter API key index */
+  readonly credentialRef: string | null
+  readonly unusableCode: string | null
+  readonly createdAt: string
+  readonly updatedAt: string
+}

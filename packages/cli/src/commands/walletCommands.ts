@@ -1,70 +1,48 @@
-import { type BindingTarget, createDnClient, DnApiError } from '@dn/client'
-import type { Command } from 'commander'
+import type { BindingTarget, Venue } from '@dn/client'
+import { type Command, InvalidArgumentError } from 'commander'
+import { cliContext } from '../cliContext.js'
+import { saveProfile } from '../config/configFile.js'
+import { EXIT } from '../errors/exitCodes.js'
 import { statusLine, table } from '../output.js'
+import { listArg, numberArg, venueArg } from '../parseArgs.js'
+import { emit } from '../printOutput.js'
 import {
   createWalletFile,
   DEFAULT_WALLET_FILE,
   loadWallet,
 } from '../walletFile.js'
-
-interface ClientFlags {
-  url: string
-  wallet?: string
-  json?: boolean
-}
-
-function client(flags: ClientFlags) {
-  return createDnClient({
-    baseUrl: flags.url,
-    ...(process.env.BINDING_AUTH_DOMAIN
-      ? { authDomain: process.env.BINDING_AUTH_DOMAIN }
-      : {}),
-  })
-}
+import { examples } from './commandKit.js'
 
 /** `hl,aster,lighter:12` → binding targets. */
-function parseTargets(list: string, rebind: boolean): BindingTarget[] {
-  return list.split(',').map((item) => {
-    const [venue, index] = item.trim().split(':')
+function bindingTarget(rebind: boolean) {
+  return (item: string): BindingTarget => {
+    const [venue, index] = item.split(':')
+    const again = rebind ? { rebind } : {}
     if (venue === 'lighter' || venue === 'lighter-mainnet') {
       if (!index || !/^\d+$/.test(index)) {
-        throw new RangeError(
-          `${venue} needs its account index: ${venue}:<accountIndex>`,
+        throw new InvalidArgumentError(
+          `${venue} needs its account index: ${venue}:<accountIndex> (\`dn faucet\` shows it)`,
         )
       }
-      return {
-        venue,
-        accountIndex: Number(index),
-        ...(rebind ? { rebind } : {}),
-      }
+      return { venue, accountIndex: Number(index), ...again }
     }
-    if (venue === 'hl' || venue === 'aster')
-      return { venue, ...(rebind ? { rebind } : {}) }
-    throw new RangeError(
+    if (venue === 'hl' || venue === 'aster') return { venue, ...again }
+    throw new InvalidArgumentError(
       `unknown venue ${venue}: use hl, aster, lighter:<index>, lighter-mainnet:<index>`,
     )
-  })
-}
-
-function explain(err: unknown): never {
-  if (err instanceof DnApiError) {
-    throw new RangeError(`${err.message} (${err.code}, HTTP ${err.status})`)
   }
-  throw err
 }
 
-const withUrl = (c: Command) =>
-  c
-    .option(
-      '--url <url>',
-      'service URL',
-      process.env.DN_URL ?? 'http://127.0.0.1:8080',
-    )
-    .option(
-      '--wallet <file>',
-      `wallet file (default ${DEFAULT_WALLET_FILE}; DN_PRIVATE_KEY wins)`,
-    )
-    .option('--json', 'print JSON')
+const withWallet = (c: Command) =>
+  c.option(
+    '--wallet <file>',
+    `wallet file (default ${DEFAULT_WALLET_FILE}; else DN_PRIVATE_KEY)`,
+  )
+
+/** The wallet a command signs with: flag, env, profile, default file. */
+function signer(cmd: Command, flags: { wallet?: string }) {
+  return loadWallet(flags.wallet, cliContext(cmd).conn.wallet).account
+}
 
 export function registerWalletCommands(program: Command): void {
   const wallet = program
@@ -74,14 +52,29 @@ export function registerWalletCommands(program: Command): void {
     .command('new')
     .description('write a new wallet file (mode 0600)')
     .option('--file <file>', 'where to write it', DEFAULT_WALLET_FILE)
-    .action((flags: { file: string }) => {
+    .action((flags: { file: string }, cmd: Command) => {
       const account = createWalletFile(flags.file)
-      process.stdout.write(
-        `wallet ${account.address} written to ${flags.file} (mode 0600)\n`,
+      emit(
+        cliContext(cmd).json,
+        { address: account.address, file: flags.file },
+        () => `wallet ${account.address} written to ${flags.file} (mode 0600)`,
+      )
+    })
+  withWallet(wallet.command('show'))
+    .description('the address the CLI signs with, and where its key comes from')
+    .action((flags: { wallet?: string }, cmd: Command) => {
+      const ctx = cliContext(cmd)
+      const w = loadWallet(flags.wallet, ctx.conn.wallet)
+      const from =
+        w.source === 'env' ? 'DN_PRIVATE_KEY' : `${w.file} (${w.source})`
+      emit(
+        ctx.json,
+        { address: w.account.address, source: w.source, file: w.file },
+        () => `wallet ${w.account.address} from ${from}`,
       )
     })
 
-  withUrl(program.command('bind'))
+  withWallet(program.command('bind'))
     .description(
       'bind venue accounts to your wallet: prepare, sign, submit, wait',
     )
@@ -90,142 +83,187 @@ export function registerWalletCommands(program: Command): void {
       'hl,aster,lighter:<accountIndex>,lighter-mainnet:<accountIndex>',
     )
     .option('--rebind', 'replace an unusable binding')
+    .addHelpText(
+      'after',
+      examples([
+        'dn bind --venues hl,aster,lighter:1',
+        'dn bind --venues hl --rebind',
+      ]),
+    )
     .action(
-      async (flags: ClientFlags & { venues: string; rebind?: boolean }) => {
-        const signer = loadWallet(flags.wallet)
-        const line = statusLine()
-        const batch = await client(flags)
-          .bindVenues(
-            signer,
-            parseTargets(flags.venues, flags.rebind ?? false),
-            {
-              onProgress: (b) =>
-                line.update(
-                  `${b.status}: ${b.results.map((r) => `${r.venue} ${r.status}`).join(', ')}`,
-                ),
-            },
-          )
-          .catch(explain)
-        line.done()
-        if (flags.json) {
-          process.stdout.write(`${JSON.stringify(batch)}\n`)
-          return
-        }
-        process.stdout.write(
-          `${table(
-            batch.results.map((r) => ({ ...r, code: r.code ?? '' })),
-            ['venue', 'status', 'code'],
-          )}\n`,
+      async (
+        flags: { venues: string; rebind?: boolean; wallet?: string },
+        cmd: Command,
+      ) => {
+        const targets = listArg(bindingTarget(flags.rebind ?? false))(
+          flags.venues,
         )
-        process.stdout.write(`binding ${batch.bindingId}: ${batch.status}\n`)
-        if (batch.status !== 'bound') process.exitCode = 2
+        const { client, json } = cliContext(cmd)
+        const line = statusLine()
+        const batch = await client
+          .bindVenues(signer(cmd, flags), targets, {
+            onProgress: (b) =>
+              line.update(
+                `${b.status}: ${b.results.map((r) => `${r.venue} ${r.status}`).join(', ')}`,
+              ),
+          })
+          .finally(() => line.done())
+        emit(json, batch, () =>
+          [
+            table(
+              batch.results.map((r) => ({ ...r, code: r.code ?? '' })),
+              ['venue', 'status', 'code'],
+            ),
+            `binding ${batch.bindingId}: ${batch.status}${batch.status === 'bound' ? '; next: `dn keys create --venues … --max-size-usd … --save`' : ''}`,
+          ].join('\n'),
+        )
+        if (batch.status !== 'bound') process.exitCode = EXIT.ended
       },
     )
 
+  withWallet(program.command('bindings'))
+    .description('the venue accounts your wallet has bound')
+    .action(async (flags: { wallet?: string }, cmd: Command) => {
+      const { client, json } = cliContext(cmd)
+      const bindings = await client.listBindings(signer(cmd, flags))
+      emit(json, { bindings }, () =>
+        bindings.length === 0
+          ? 'nothing bound yet: `dn bind --venues hl,aster`'
+          : table(
+              bindings.map((b) => ({
+                VENUE: b.venue,
+                STATUS: b.status,
+                ACCOUNT: b.accountIndex ?? '',
+                CREDENTIAL: b.credentialRef ?? '',
+                PROBLEM: b.unusableCode ?? '',
+                SINCE: b.updatedAt,
+              })),
+              ['VENUE', 'STATUS', 'ACCOUNT', 'CREDENTIAL', 'PROBLEM', 'SINCE'],
+            ),
+      )
+    })
+
   const keys = program.command('keys').description('API keys of your wallet')
-  withUrl(keys.command('create'))
-    .description('create an API key (shown once)')
-    .requiredOption('--venues <list>', 'venues it grants, e.g. hl,aster')
-    .requiredOption('--max-size-usd <n>', 'largest USD size per leg or order')
+  withWallet(keys.command('create'))
+    .description('create an API key (its secret is shown once)')
+    .requiredOption(
+      '--venues <list>',
+      'venues it grants, e.g. hl,aster',
+      listArg(venueArg),
+    )
+    .requiredOption(
+      '--max-size-usd <usd>',
+      'largest USD size per leg or order',
+      numberArg(),
+    )
     .option('--label <text>', 'a name for it')
+    .option('--save', "save it (and --url) in the config file's profile")
+    .addHelpText(
+      'after',
+      examples([
+        'dn keys create --venues hl,aster --max-size-usd 5000 --label bot --save',
+        'dn keys create --venues hl,lighter --max-size-usd 100 --profile prod --save',
+      ]),
+    )
     .action(
       async (
-        flags: ClientFlags & {
-          venues: string
-          maxSizeUsd: string
+        flags: {
+          venues: Venue[]
+          maxSizeUsd: number
           label?: string
+          save?: boolean
+          wallet?: string
         },
+        cmd: Command,
       ) => {
-        const signer = loadWallet(flags.wallet)
-        const created = await client(flags)
-          .createApiKey(signer, {
-            venues: flags.venues.split(',').map((v) => v.trim()) as never,
-            maxSizeUsd: Number(flags.maxSizeUsd),
-            ...(flags.label ? { label: flags.label } : {}),
+        const { client, json, conn } = cliContext(cmd)
+        const created = await client.createApiKey(signer(cmd, flags), {
+          venues: flags.venues,
+          maxSizeUsd: flags.maxSizeUsd,
+          ...(flags.label ? { label: flags.label } : {}),
+        })
+        if (flags.save) {
+          saveProfile(conn.configPath, conn.profile, {
+            url: conn.url,
+            apiKey: created.apiKey,
           })
-          .catch(explain)
-        if (flags.json) {
-          process.stdout.write(`${JSON.stringify(created)}\n`)
+        }
+        const saved = flags.save
+          ? `; saved in ${conn.configPath} (profile ${conn.profile}): dn commands use it now`
+          : '; keep it: pass --api-key, set DN_API_KEY, or create with --save'
+        if (json) {
+          emit(true, created, () => '')
+          if (flags.save) process.stderr.write(`key ${created.keyId}${saved}\n`)
           return
         }
         process.stdout.write(`${created.apiKey}\n`)
         process.stderr.write(
-          `key ${created.keyId} for ${created.venues.join(', ')} up to USD ${created.maxSizeUsd}; the secret is shown only now\n`,
+          `key ${created.keyId} for ${created.venues.join(', ')} up to USD ${created.maxSizeUsd}; the secret is shown only now${saved}\n`,
         )
       },
     )
-  withUrl(keys.command('list'))
+  withWallet(keys.command('list'))
     .description('list your API keys')
-    .action(async (flags: ClientFlags) => {
-      const list = await client(flags)
-        .listApiKeys(loadWallet(flags.wallet))
-        .catch(explain)
-      if (flags.json) {
-        process.stdout.write(`${JSON.stringify(list)}\n`)
-        return
-      }
-      const rows = list.map((k) => ({
-        ...k,
-        venues: k.venues.join(','),
-        revokedAt: k.revokedAt ?? '',
-      }))
-      process.stdout.write(
-        `${table(rows, ['keyId', 'label', 'venues', 'maxSizeUsd', 'createdAt', 'revokedAt'])}\n`,
+    .action(async (flags: { wallet?: string }, cmd: Command) => {
+      const { client, json } = cliContext(cmd)
+      const list = await client.listApiKeys(signer(cmd, flags))
+      emit(json, { keys: list }, () =>
+        table(
+          list.map((k) => ({
+            ...k,
+            venues: k.venues.join(','),
+            revokedAt: k.revokedAt ?? '',
+          })),
+          ['keyId', 'label', 'venues', 'maxSizeUsd', 'createdAt', 'revokedAt'],
+        ),
       )
     })
-  withUrl(keys.command('revoke'))
+  withWallet(keys.command('revoke'))
     .description('revoke an API key at once')
     .argument('<keyId>')
-    .action(async (keyId: string, flags: ClientFlags) => {
-      const k = await client(flags)
-        .revokeApiKey(loadWallet(flags.wallet), keyId)
-        .catch(explain)
-      process.stdout.write(
-        flags.json ? `${JSON.stringify(k)}\n` : `revoked ${k.keyId}\n`,
-      )
+    .action(async (keyId: string, flags: { wallet?: string }, cmd: Command) => {
+      const { client, json } = cliContext(cmd)
+      const k = await client.revokeApiKey(signer(cmd, flags), keyId)
+      emit(json, k, () => `revoked ${k.keyId}`)
     })
 
-  withUrl(program.command('faucet'))
+  withWallet(program.command('faucet'))
     .description('fund your wallet on the simulated venues of `dn up`')
-    .option(
-      '--sim-url <url>',
-      'simulated venues',
-      process.env.DN_SIM_URL ?? 'http://127.0.0.1:8081',
-    )
     .option('--venues <list>', 'venues', 'hl,aster,lighter,lighter-mainnet')
-    .option('--usd <n>', 'collateral to add', '100000')
+    .option('--usd <n>', 'collateral to add', numberArg(), 100_000)
     .action(
       async (
-        flags: ClientFlags & { simUrl: string; venues: string; usd: string },
+        flags: { venues: string; usd: number; wallet?: string },
+        cmd: Command,
       ) => {
-        const owner = loadWallet(flags.wallet).address
-        const rows = []
-        for (const venue of flags.venues.split(',')) {
-          const res = await fetch(`${flags.simUrl}/faucet`, {
+        const { conn, json } = cliContext(cmd)
+        const owner = signer(cmd, flags).address
+        const rows: {
+          venue: string
+          accountIndex: number | string
+          usd: number
+        }[] = []
+        for (const venue of listArg(venueArg)(flags.venues)) {
+          const res = await fetch(`${conn.simUrl}/faucet`, {
             method: 'POST',
             headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({
-              venue: venue.trim(),
-              owner,
-              collateralUsd: Number(flags.usd),
-            }),
+            body: JSON.stringify({ venue, owner, collateralUsd: flags.usd }),
+          }).catch((err: unknown) => {
+            throw Object.assign(err as Error, { url: conn.simUrl })
           })
           const body = (await res.json()) as {
             accountIndex?: number
             error?: string
           }
-          if (!res.ok) throw new RangeError(`faucet ${venue}: ${body.error}`)
+          if (!res.ok)
+            throw new InvalidArgumentError(`faucet ${venue}: ${body.error}`)
           rows.push({
-            venue: venue.trim(),
-            accountIndex: body.accountIndex,
+            venue,
+            accountIndex: body.accountIndex ?? '',
             usd: flags.usd,
           })
         }
-        process.stdout.write(
-          flags.json
-            ? `${JSON.stringify(rows)}\n`
-            : `${table(rows, ['venue', 'accountIndex', 'usd'])}\n`,
-        )
+        emit(json, rows, () => table(rows, ['venue', 'accountIndex', 'usd']))
       },
     )
 }

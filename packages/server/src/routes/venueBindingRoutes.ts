@@ -5,6 +5,7 @@ import {
   checkSignatures,
   EmptyQuery,
   isAppError,
+  listVenueBindings,
   loadBatch,
   msToIso,
   normalizeIdempotencyKey,
@@ -16,6 +17,7 @@ import {
   submitVenueBindings,
   UnavailableError,
   VenueBindingBatch,
+  VenueBindingList,
   type VenueTarget,
   WalletHeaders,
   WORK_CHANNEL,
@@ -25,7 +27,8 @@ import type { HttpResponse } from '../http/httpResponse.js'
 import { json } from '../http/httpResponse.js'
 import type { Handler, RequestContext } from '../router.js'
 import type { ServerDeps } from '../serverDeps.js'
-import { BINDING_ERRORS } from './errorCodeSets.js'
+import { BINDING_ERRORS, WALLET_ERRORS } from './errorCodeSets.js'
+import { publicHandler } from './publicHandler.js'
 import { routeInput } from './routeInput.js'
 import { defineRoute } from './routeSpec.js'
 
@@ -180,6 +183,33 @@ export const VENUE_BINDING_ROUTES = [
         }
         return { status: route.success.status, body: view, text }
       }),
+  ),
+  defineRoute(
+    {
+      tag: 'Venue bindings',
+      auth: 'wallet',
+      idempotent: false,
+      method: 'GET',
+      path: '/v1/venue-bindings',
+      operationId: 'listVenueBindings',
+      summary:
+        "List the wallet's bound venue accounts (wallet-signed headers, action list_venue_bindings)",
+      request: { query: EmptyQuery, headers: WalletHeaders },
+      success: {
+        status: 200,
+        schema: VenueBindingList,
+        description: 'Every venue the wallet bound, with its state',
+      },
+      errors: [...WALLET_ERRORS, 'invalid_wallet_headers'],
+    },
+    (env) =>
+      publicHandler(env, ({ headers: h }) =>
+        listVenueBindings(env.deps, {
+          owner: h['x-wallet-address'],
+          expiresAt: Number(h['x-wallet-expires-at']),
+          signature: h['x-wallet-signature'],
+        }),
+      ),
   ),
   defineRoute(
     {

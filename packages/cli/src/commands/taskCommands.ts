@@ -1,0 +1,352 @@
+import type { CreateTask, ResizeTask, Task } from '@dn/client'
+import { type Command, Option } from 'commander'
+import { cliContext } from '../cliContext.js'
+import { UsageError } from '../errors/cliErrors.js'
+import { table } from '../output.js'
+import { numberArg, venueMarketArg } from '../parseArgs.js'
+import { emit } from '../printOutput.js'
+import { TASK_COLUMNS, taskDetails, taskRow } from '../render/taskView.js'
+import { watchResource } from '../watchResource.js'
+import { examples, listAll, waitFlags } from './commandKit.js'
+
+const TASK_STATUSES = [
+  'pending',
+  'running',
+  'resizing',
+  'closing',
+  'closed',
+  'cancelled',
+  'failed',
+]
+const TASK_TERMINAL = ['closed', 'cancelled', 'failed']
+
+/** Watches a task until `until` (default running, or closed once closing). */
+function watchTask(
+  cmd: Command,
+  taskId: string,
+  until: readonly string[],
+  flags: { interval: number; timeout: number },
+): Promise<Task> {
+  const { client, json } = cliContext(cmd)
+  return watchResource({
+    what: `task ${taskId}`,
+    read: () => client.getTask(taskId),
+    status: (t) => t.status,
+    render: taskDetails,
+    until,
+    ended: TASK_TERMINAL.filter((s) => !until.includes(s)),
+    json,
+    intervalMs: flags.interval,
+    timeoutMs: flags.timeout * 1000,
+  })
+}
+
+export function registerTaskCommands(program: Command): void {
+  const tasks = program
+    .command('tasks')
+    .description(
+      'paired positions: a long leg on one venue, a short on another',
+    )
+
+  tasks
+    .command('list')
+    .description('list your tasks, newest first')
+    .addOption(
+      new Option('--status <status>', 'only this status').choices(
+        TASK_STATUSES,
+      ),
+    )
+    .option(
+      '--limit <n>',
+      'at most this many',
+      numberArg({ integer: true }),
+      50,
+    )
+    .option('--all', 'follow every page')
+    .addHelpText(
+      'after',
+      examples(['dn tasks list', 'dn tasks list --status running --json']),
+    )
+    .action(
+      async (
+        flags: { status?: string; limit: number; all?: boolean },
+        cmd: Command,
+      ) => {
+        const { keyed, json } = cliContext(cmd)
+        const client = keyed()
+        const page = await listAll(
+          (cursor) =>
+            client
+              .listTasks({
+                ...(flags.status ? { status: flags.status } : {}),
+                limit: Math.min(flags.limit, 100),
+                ...(cursor ? { cursor } : {}),
+              })
+              .then((p) => ({ items: p.tasks, nextCursor: p.nextCursor })),
+          flags.all ? Number.POSITIVE_INFINITY : flags.limit,
+        )
+        emit(json, { tasks: page.items, nextCursor: page.nextCursor }, () =>
+          page.items.length === 0
+            ? `no tasks${flags.status ? ` ${flags.status}` : ''}; open one with \`dn tasks create\``
+            : `${table(page.items.map(taskRow), TASK_COLUMNS)}${page.nextCursor ? '\n(more: --all)' : ''}`,
+        )
+      },
+    )
+
+  tasks
+    .command('get')
+    .description('show one task')
+    .argument('<taskId>')
+    .action(async (taskId: string, _f: unknown, cmd: Command) => {
+      const { keyed, json } = cliContext(cmd)
+      const task = await keyed().getTask(taskId)
+      emit(json, { task }, () => taskDetails(task))
+    })
+
+  waitFlags(
+    tasks
+      .command('create')
+      .description(
+        'open a paired position: long on one venue, short on another',
+      )
+      .requiredOption(
+        '--long <venue:market>',
+        'the long leg, e.g. hl:BTC',
+        venueMarketArg,
+      )
+      .requiredOption(
+        '--short <venue:market>',
+        'the short leg, e.g. aster:BTCUSDT',
+        venueMarketArg,
+      )
+      .requiredOption('--size-usd <usd>', 'USD per leg', numberArg())
+      .option(
+        '--min-funding-apy <apy>',
+        'open (and stay open) only while the funding APY is at least this',
+        numberArg({ zero: true }),
+      )
+      .option(
+        '--max-spread-bps <bps>',
+        'open only while the two legs are this close',
+        numberArg(),
+      )
+      .option(
+        '--liq-protection-pct <pct>',
+        'close when a leg nears liquidation by this much',
+        numberArg(),
+      )
+      .option(
+        '--size-mismatch-pct <pct>',
+        'close when the legs drift apart by this much',
+        numberArg(),
+      )
+      .option(
+        '--no-auto-close',
+        'no funding-APY opening gate and auto-close rule',
+      )
+      .option(
+        '--idempotency-key <key>',
+        'reuse to retry a create you are unsure about',
+      )
+      .option('--wait', 'wait until the task is running (or fails)'),
+  )
+    .addHelpText(
+      'after',
+      examples([
+        'dn tasks create --long hl:BTC --short aster:BTCUSDT --size-usd 100 --wait',
+        'dn tasks create --long lighter:ETH --short hl:ETH --size-usd 500 --min-funding-apy 10 --json',
+      ]),
+    )
+    .action(
+      async (
+        f: {
+          long: { venue: CreateTask['longVenue']; market: string }
+          short: { venue: CreateTask['shortVenue']; market: string }
+          sizeUsd: number
+          minFundingApy?: number
+          maxSpreadBps?: number
+          liqProtectionPct?: number
+          sizeMismatchPct?: number
+          autoClose: boolean
+          idempotencyKey?: string
+          wait?: boolean
+          interval: number
+          timeout: number
+        },
+        cmd: Command,
+      ) => {
+        const { keyed, json } = cliContext(cmd)
+        const body: CreateTask = {
+          longVenue: f.long.venue,
+          longMarket: f.long.market,
+          shortVenue: f.short.venue,
+          shortMarket: f.short.market,
+          sizeUsd: f.sizeUsd,
+          ...(f.minFundingApy !== undefined
+            ? { minFundingApy: f.minFundingApy }
+            : {}),
+          ...(f.maxSpreadBps !== undefined
+            ? { maxSpreadBps: f.maxSpreadBps }
+            : {}),
+          ...(f.liqProtectionPct !== undefined
+            ? { liqProtectionPct: f.liqProtectionPct }
+            : {}),
+          ...(f.sizeMismatchPct !== undefined
+            ? { sizeMismatchPct: f.sizeMismatchPct }
+            : {}),
+          ...(f.autoClose === false ? { autoClose: false } : {}),
+        }
+        const ack = await keyed().createTask(body, f.idempotencyKey)
+        if (!f.wait) {
+          emit(
+            json,
+            ack,
+            () =>
+              `task ${ack.taskId} ${ack.status}; follow it with \`dn tasks watch ${ack.taskId}\``,
+          )
+          return
+        }
+        const task = await watchTask(cmd, ack.taskId, ['running', 'closed'], f)
+        if (json) emit(true, { task }, () => '')
+      },
+    )
+
+  waitFlags(
+    tasks
+      .command('watch')
+      .description(
+        'follow a task until it is running (or closed, once closing), redrawn in place',
+      )
+      .argument('<taskId>')
+      .addOption(
+        new Option('--until <status>', 'the status to wait for').choices(
+          TASK_STATUSES,
+        ),
+      ),
+  )
+    .addHelpText(
+      'after',
+      examples([
+        'dn tasks watch 6f1c…',
+        'dn tasks watch 6f1c… --until closed --json',
+      ]),
+    )
+    .action(
+      async (
+        taskId: string,
+        f: { until?: string; interval: number; timeout: number },
+        cmd: Command,
+      ) => {
+        const { keyed, json } = cliContext(cmd)
+        let until = f.until ? [f.until] : undefined
+        if (!until) {
+          const now = await keyed().getTask(taskId)
+          until =
+            now.status === 'closing' || now.closeRequestedAt
+              ? ['closed']
+              : ['running', 'closed']
+        }
+        const task = await watchTask(cmd, taskId, until, f)
+        if (json) emit(true, { task }, () => '')
+      },
+    )
+
+  for (const [name, verb, help] of [
+    ['cancel', 'cancelTask', 'cancel a pending task (nothing opened yet)'],
+    ['close', 'closeTask', 'close a running task: both legs, reduce-only'],
+  ] as const) {
+    waitFlags(
+      tasks
+        .command(name)
+        .description(help)
+        .argument('<taskId>')
+        .option('--idempotency-key <key>', 'reuse to retry')
+        .option(
+          '--wait',
+          name === 'close' ? 'wait until closed' : 'wait for the answer only',
+        ),
+    ).action(
+      async (
+        taskId: string,
+        f: {
+          idempotencyKey?: string
+          wait?: boolean
+          interval: number
+          timeout: number
+        },
+        cmd: Command,
+      ) => {
+        const { keyed, json } = cliContext(cmd)
+        const ack = await keyed()[verb](taskId, f.idempotencyKey)
+        if (f.wait && name === 'close') {
+          const task = await watchTask(cmd, taskId, ['closed'], f)
+          if (json) emit(true, { task }, () => '')
+          return
+        }
+        emit(
+          json,
+          ack,
+          () =>
+            `task ${ack.taskId} ${ack.status}${name === 'close' ? `; follow it with \`dn tasks watch ${taskId}\`` : ''}`,
+        )
+      },
+    )
+  }
+
+  tasks
+    .command('resize')
+    .description('set new total base sizes for a running task')
+    .argument('<taskId>')
+    .option(
+      '--long-target-base <n>',
+      'total long size in the base asset',
+      numberArg(),
+    )
+    .option(
+      '--short-target-base <n>',
+      'total short size in the base asset',
+      numberArg(),
+    )
+    .option(
+      '--disable-size-mismatch-auto-close',
+      'clear the size-mismatch auto-close rule',
+    )
+    .option('--idempotency-key <key>', 'reuse to retry')
+    .addHelpText(
+      'after',
+      examples([
+        'dn tasks resize 6f1c… --long-target-base 0.002 --short-target-base 0.002',
+      ]),
+    )
+    .action(
+      async (
+        taskId: string,
+        f: {
+          longTargetBase?: number
+          shortTargetBase?: number
+          disableSizeMismatchAutoClose?: boolean
+          idempotencyKey?: string
+        },
+        cmd: Command,
+      ) => {
+        if (f.longTargetBase === undefined && f.shortTargetBase === undefined)
+          throw new UsageError(
+            'give --long-target-base, --short-target-base or both',
+          )
+        const body: ResizeTask = {
+          ...(f.longTargetBase !== undefined
+            ? { longTargetBase: f.longTargetBase }
+            : {}),
+          ...(f.shortTargetBase !== undefined
+            ? { shortTargetBase: f.shortTargetBase }
+            : {}),
+          ...(f.disableSizeMismatchAutoClose
+            ? { disableSizeMismatchAutoClose: true }
+            : {}),
+        }
+        const { keyed, json } = cliContext(cmd)
+        const ack = await keyed().resizeTask(taskId, body, f.idempotencyKey)
+        emit(json, ack, () => `task ${ack.taskId} ${ack.status}`)
+      },
+    )
+}
