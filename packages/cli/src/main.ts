@@ -31,7 +31,6 @@ const program = new Command()
   )
   .option('--json', 'print JSON, errors included (on stderr)')
   .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
-  .showHelpAfterError('(add --help for the options and examples)')
   .exitOverride()
   .configureOutput({
     // --json callers get the error as JSON from reportFailure instead

@@ -24,7 +24,9 @@ export function reportFailure(err: unknown, program: Command): number {
     process.stderr.write(
       `${JSON.stringify({ error: r.error, code: r.code, status: r.status, requestId: r.requestId, ...(r.hint ? { hint: r.hint } : {}) })}\n`,
     )
-  } else if (!printed) {
+  } else if (printed) {
+    if (r.hint) process.stderr.write(`  next: ${r.hint}\n`)
+  } else {
     process.stderr.write(
       `dn: ${r.error}${r.status ? ` (${r.code}, HTTP ${r.status}${r.requestId ? `, request ${r.requestId}` : ''})` : ''}\n${r.hint ? `  next: ${r.hint}\n` : ''}`,
     )

@@ -23,8 +23,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 /**
  * Polls a task or order until it reaches a wanted or a terminal status.
  * On a terminal it redraws one block in place, like `kubectl get -w`
- * would if it redrew; piped, it prints a line per change; with --json, one
- * JSON object per change (NDJSON).
+ * would if it redrew; piped, it prints the block at each change; with
+ * --json nothing until the caller prints the final object.
  */
 export async function watchResource<T>(o: WatchOptions<T>): Promise<T> {
   const tty = process.stdout.isTTY === true && !o.json
@@ -45,14 +45,10 @@ export async function watchResource<T>(o: WatchOptions<T>): Promise<T> {
       if (drawn > 0) process.stdout.write(`\x1b[${drawn}F\x1b[0J`)
       process.stdout.write(block)
       drawn = block.split('\n').length - 1
-    } else if (status !== lastStatus) {
-      if (o.json) {
-        process.stdout.write(`${JSON.stringify(t)}\n`)
-      } else {
-        const block = o.render(t)
-        if (block !== lastBlock) process.stdout.write(`${block}\n\n`)
-        lastBlock = block
-      }
+    } else if (!o.json && status !== lastStatus) {
+      const block = o.render(t)
+      if (block !== lastBlock) process.stdout.write(`${block}\n\n`)
+      lastBlock = block
     }
     lastStatus = status
     if (o.until.includes(status)) return t

@@ -1,6 +1,9 @@
 import type { Command } from 'commander'
 import { numberArg } from '../parseArgs.js'
 
+/** The list routes' largest page. */
+export const PAGE_MAX = 20
+
 /** The "Examples:" block under a command's help. */
 export function examples(lines: readonly string[]): string {
   return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`

@@ -7,7 +7,7 @@ import { numberArg, type VenueName, venueArg } from '../parseArgs.js'
 import { emit } from '../printOutput.js'
 import { ORDER_COLUMNS, orderDetails, orderRow } from '../render/orderView.js'
 import { watchResource } from '../watchResource.js'
-import { examples, listAll, waitFlags } from './commandKit.js'
+import { examples, listAll, PAGE_MAX, waitFlags } from './commandKit.js'
 
 const ORDER_STATUSES = [
   'pending',
@@ -111,9 +111,9 @@ export function registerOrderCommands(program: Command): void {
     )
     .option(
       '--limit <n>',
-      'at most this many',
+      'at most this many (pages of 20 are followed)',
       numberArg({ integer: true }),
-      50,
+      PAGE_MAX,
     )
     .option('--all', 'follow every page')
     .addHelpText(
@@ -132,7 +132,7 @@ export function registerOrderCommands(program: Command): void {
             client
               .listOrders({
                 ...(flags.status ? { status: flags.status } : {}),
-                limit: Math.min(flags.limit, 100),
+                limit: Math.min(flags.limit, PAGE_MAX),
                 ...(cursor ? { cursor } : {}),
               })
               .then((p) => ({ items: p.orders, nextCursor: p.nextCursor })),

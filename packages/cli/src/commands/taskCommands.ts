@@ -7,7 +7,7 @@ import { numberArg, venueMarketArg } from '../parseArgs.js'
 import { emit } from '../printOutput.js'
 import { TASK_COLUMNS, taskDetails, taskRow } from '../render/taskView.js'
 import { watchResource } from '../watchResource.js'
-import { examples, listAll, waitFlags } from './commandKit.js'
+import { examples, listAll, PAGE_MAX, waitFlags } from './commandKit.js'
 
 const TASK_STATUSES = [
   'pending',
@@ -58,9 +58,9 @@ export function registerTaskCommands(program: Command): void {
     )
     .option(
       '--limit <n>',
-      'at most this many',
+      'at most this many (pages of 20 are followed)',
       numberArg({ integer: true }),
-      50,
+      PAGE_MAX,
     )
     .option('--all', 'follow every page')
     .addHelpText(
@@ -79,7 +79,7 @@ export function registerTaskCommands(program: Command): void {
             client
               .listTasks({
                 ...(flags.status ? { status: flags.status } : {}),
-                limit: Math.min(flags.limit, 100),
+                limit: Math.min(flags.limit, PAGE_MAX),
                 ...(cursor ? { cursor } : {}),
               })
               .then((p) => ({ items: p.tasks, nextCursor: p.nextCursor })),
