@@ -25,7 +25,26 @@ const ALL = ['hl', 'aster', 'lighter', 'lighter-mainnet'] as const
 // biome-ignore format: a plain list of field names
 const NULLABLE = ['longSize', 'shortSize', 'longEntry', 'shortEntry',
   'longPrice', 'shortPrice', 'longLeverage', 'shortLeverage', 'longMarginMode',
-  'shortMarginMode', 'closeReason', 'error', 'closeRequestedAt']
+  'shortMarginMode', 'closeReason', 'error', 'closeRequestedAt',
+  'pendingReason', 'fundingApyNow']
+/** What a task shows before anything filled (additive field `pnl`). */
+const leg = {
+  realizedUsd: '0',
+  unrealizedUsd: '0',
+  feesUsd: null,
+  builderFeesUsd: '0',
+  entryPrice: null,
+  exitPrice: null,
+}
+const NO_PNL = {
+  long: leg,
+  short: leg,
+  realizedUsd: '0',
+  unrealizedUsd: '0',
+  fundingUsd: '0',
+  feesUsd: '0',
+  totalUsd: '0',
+}
 const ids = (res: { body: { tasks: { taskId: string }[] } }) =>
   res.body.tasks.map((t) => t.taskId)
 /** `/v1/delta-neutral/tasks/<id>[/<op>]` */
@@ -182,7 +201,7 @@ describe.each(dialects())('task routes over HTTP (%s)', (dialect) => {
       taskId: res.body.taskId, longVenue: 'hl', shortVenue: 'lighter',
       longMarket: 'BTC', shortMarket: 'BTC', sizeUsd: '100', status: 'pending',
       liqProtectionPct: '5', sizeMismatchPct: '2.5', fundingUsd: '0',
-      createdAt: at(), updatedAt: at(), ...nulls(...NULLABLE),
+      createdAt: at(), updatedAt: at(), ...nulls(...NULLABLE), pnl: NO_PNL,
     } })
     // biome-ignore format: one body
     const other = { longVenue: 'aster', longMarket: 'ETHUSDT',

@@ -27,6 +27,53 @@ export interface Task {
   createdAt: string
   updatedAt: string
   closeRequestedAt: string | null
+  /** why a pending task has not opened yet; null otherwise */
+  pendingReason: TaskPendingReason | null
+  pnl: TaskPnl
+  /** the pair's funding APY in percent from the latest quotes; null once ended */
+  fundingApyNow: string | null
+}
+
+/** Why a pending task waits; APYs are annualized percent. */
+export type TaskPendingReason =
+  | {
+      code: 'funding_below_min'
+      message: string
+      fundingApy: string
+      minFundingApy: string
+    }
+  | {
+      code: 'spread_above_max'
+      message: string
+      spreadBps: string
+      maxSpreadBps: string
+    }
+  | {
+      code: 'venue_budget' | 'venue_unavailable'
+      message: string
+      venue: Venue | null
+    }
+  | { code: 'account_busy'; message: string }
+
+/** One leg's PnL and fees in USD; feesUsd null when the venue reports none. */
+export interface LegPnl {
+  realizedUsd: string
+  unrealizedUsd: string
+  feesUsd: string | null
+  builderFeesUsd: string
+  entryPrice: string | null
+  exitPrice: string | null
+}
+
+/** totalUsd = realizedUsd + unrealizedUsd + fundingUsd − feesUsd */
+export interface TaskPnl {
+  long: LegPnl
+  short: LegPnl
+  realizedUsd: string
+  unrealizedUsd: string
+  fundingUsd: string
+  feesUsd: string
+  totalUsd: string
 }
 
 export interface CreateTask {

@@ -1,3 +1,5 @@
+import type { LegBook } from './legBook.js'
+import type { PendingReason } from './pendingReason.js'
 import type { OrderSide } from './perpOrder.js'
 
 export type Leg = 'long' | 'short'
@@ -25,6 +27,11 @@ export interface LegOrder {
    * states saved before deadlines existed (the operation start counts).
    */
   readonly sendBy?: string | null
+  /**
+   * Once done: the builder fee its fills paid, at the rate the adapter
+   * attached (`VenueAdapter.builderFeeRate`) × the filled notional
+   */
+  readonly builderFeeUsd?: string | undefined
 }
 
 export type TaskOperationKind = 'open' | 'close' | 'resize' | 'unwind'
@@ -57,6 +64,15 @@ export interface TaskEngineState {
    * accounts are read more often and ahead of routine reads
    */
   readonly nearThreshold?: boolean | undefined
+  /** while pending: why the last opening attempt did not open it */
+  readonly pendingReason?: PendingReason | null | undefined
+  /**
+   * the pair's funding APY (percent, 2 decimals) from the latest quotes
+   * the opening gate or the monitor read
+   */
+  readonly fundingApy?: string | null | undefined
+  /** each leg's fills booked so far: entry, exit, realized PnL, fees */
+  readonly books?: Readonly<Partial<Record<Leg, LegBook>>> | undefined
 }
 
 export const EMPTY_ENGINE_STATE: TaskEngineState = Object.freeze({

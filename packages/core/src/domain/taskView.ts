@@ -1,5 +1,6 @@
 import type { Task } from '../schemas/task.js'
-import type { TaskRecord } from './task.js'
+import { type TaskRecord, TERMINAL_TASK_STATUSES } from './task.js'
+import { taskPnl } from './taskPnl.js'
 
 /** The contract's Task resource; its type comes from the response schema. */
 export type TaskView = Task
@@ -31,5 +32,11 @@ export function taskView(t: TaskRecord): TaskView {
     createdAt: t.createdAt,
     updatedAt: t.updatedAt,
     closeRequestedAt: t.closeRequestedAt,
+    pendingReason:
+      t.status === 'pending' ? (t.engineState?.pendingReason ?? null) : null,
+    pnl: taskPnl(t),
+    fundingApyNow: TERMINAL_TASK_STATUSES.includes(t.status)
+      ? null
+      : (t.engineState?.fundingApy ?? null),
   }
 }

@@ -149,6 +149,12 @@ export interface VenueAdapter {
    */
   symbols?(): Promise<readonly string[]>
   quote(symbol: string): Promise<MarketQuote>
+  /**
+   * The builder fee this adapter attaches to an order, as a fraction of
+   * its filled notional (contract: 0.00015, doubled on a strategy leg
+   * paired with a Lighter venue); absent or '0' where none is charged
+   */
+  builderFeeRate?(pairedWithLighter: boolean): string
   place(cred: VenueCredential, order: VenueOrderRequest): Promise<VenueOrder>
   /** Cancels by client order id; resolves also when already final. */
   cancel(

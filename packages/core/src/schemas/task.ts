@@ -5,6 +5,8 @@ import {
   UuidSchema,
   VenueSchema,
 } from './common.js'
+import { PendingReasonSchema } from './pendingReason.js'
+import { TaskPnl } from './taskPnl.js'
 
 const nullableDecimal = v.nullable(DecimalStringSchema)
 
@@ -38,6 +40,18 @@ export const Task = v.object({
   createdAt: DateTimeSchema,
   updatedAt: DateTimeSchema,
   closeRequestedAt: v.nullable(DateTimeSchema),
+  // additive fields (not in contract 1.2.0's table; its fields keep their shape)
+  pendingReason: v.pipe(
+    v.nullable(PendingReasonSchema),
+    v.description('why a pending task has not opened yet; null otherwise'),
+  ),
+  pnl: TaskPnl,
+  fundingApyNow: v.pipe(
+    nullableDecimal,
+    v.description(
+      "the pair's funding APY in percent (short rate − long rate, hourly × 8760) from the latest quotes the worker read; null once the task has ended",
+    ),
+  ),
 })
 export type Task = v.InferOutput<typeof Task>
 

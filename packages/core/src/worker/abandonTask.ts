@@ -17,7 +17,7 @@ import {
   venueOf,
 } from './taskLegOrders.js'
 import { readMarkets, withLegLocks } from './taskMarkets.js'
-import { bookFills } from './taskOperations.js'
+import { bookFills, bookLegBooks } from './taskOperations.js'
 import { RETRY_MS, type TaskStep } from './taskStep.js'
 
 const LEGS: readonly Leg[] = ['long', 'short']
@@ -121,7 +121,11 @@ async function settleOperation(
   }
   await step.save({
     ...bookFills(step.task, { ...op, legs }),
-    engineState: { ...step.state, op: null },
+    engineState: {
+      ...step.state,
+      op: null,
+      books: bookLegBooks(step.task, { ...op, legs }),
+    },
   })
   return true
 }
@@ -177,7 +181,14 @@ async function closeReachable(
       return step.now + RETRY_MS
     }
     const booked = bookFills(step.task, driven.op)
-    await step.save({ ...booked, engineState: { ...step.state, op: null } })
+    await step.save({
+      ...booked,
+      engineState: {
+        ...step.state,
+        op: null,
+        books: bookLegBooks(step.task, driven.op),
+      },
+    })
     for (const l of open) {
       const left = l === 'long' ? booked.longSize : booked.shortSize
       if (dec(left).isZero()) {

@@ -35,6 +35,7 @@ const ENGINE: TaskEngineState = {
   seq: 4,
   fundingSince: '2030-05-31T00:00:00.000Z',
   fundingBelowSince: null,
+  fundingApy: '87.6',
 }
 
 function quote(leg: Leg, over: Partial<MarketQuote> = {}): MarketQuote {
@@ -141,7 +142,11 @@ describe('evaluateRunningTask', () => {
     )
     expect(v.close).toBeNull()
     expect(v.liquidatedLeg).toBeNull()
-    expect(v.state).toEqual({ nearThreshold: false, fundingBelowSince: null })
+    expect(v.state).toEqual({
+      nearThreshold: false,
+      fundingBelowSince: null,
+      fundingApy: '87.6',
+    })
   })
 
   describe('leg liquidated', () => {
@@ -672,6 +677,7 @@ describe('changedShows', () => {
       fundingBelowSince: null,
       fundingCheckAt: '2030-06-01T13:00:05.000Z',
       nearThreshold: false,
+      fundingApy: '87.6',
     }
     const t = running({ liqProtectionPct: '10', engineState: state })
     const v = evaluate(
@@ -702,6 +708,7 @@ describe('changedShows', () => {
         ...ENGINE,
         nearThreshold: false,
         fundingBelowSince: msToIso(NOW),
+        fundingApy: '-87.6',
       },
     })
 
@@ -713,6 +720,21 @@ describe('changedShows', () => {
     expect(changedShows(below, recovered)).toEqual({
       engineState: { ...ENGINE, nearThreshold: false, fundingBelowSince: null },
     })
+  })
+
+  test('includes the engine state when the funding APY shown moves', () => {
+    const t = { ...running(), engineState: ENGINE }
+    const v = evaluate(t, legs(funding({ long: '0', short: '0.00011' })))
+    expect(v.state.fundingApy).toBe('96.36')
+    expect(changedShows({ ...t, ...v.shows }, v)).toEqual({
+      engineState: { ...ENGINE, nearThreshold: false, fundingApy: '96.36' },
+    })
+    // under a hundredth of a percent is no news
+    const same = evaluate(
+      t,
+      legs(funding({ long: '0', short: '0.0001000001' })),
+    )
+    expect(changedShows({ ...t, ...same.shows }, same)).toBeNull()
   })
 
   test('a task without an engine state gets a whole one, not a partial one', () => {
@@ -727,6 +749,7 @@ describe('changedShows', () => {
         ...EMPTY_ENGINE_STATE,
         nearThreshold: true,
         fundingBelowSince: null,
+        fundingApy: '87.6',
       },
     })
     // the next operation counts on from a number

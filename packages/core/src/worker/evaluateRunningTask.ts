@@ -10,7 +10,7 @@ import type { VenuePosition } from '../ports/venueAdapter.js'
 import { type Decimal, dec } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
 import { clearRetryNote } from './retryNote.js'
-import { fundingApyPct } from './taskMarkets.js'
+import { fundingApyPct, shownApy } from './taskMarkets.js'
 
 const LEGS: readonly Leg[] = ['long', 'short']
 
@@ -43,7 +43,9 @@ export interface RunningVerdict {
     >
   >
   /** the engine state's monitor fields, from the snapshots */
-  readonly state: Pick<TaskEngineState, 'nearThreshold' | 'fundingBelowSince'>
+  readonly state: Required<
+    Pick<TaskEngineState, 'nearThreshold' | 'fundingBelowSince' | 'fundingApy'>
+  >
   /** the first close rule that holds, in order of urgency; null when none */
   readonly close: RunningCloseReason | null
   /** with `leg_liquidated`: the leg whose position is gone */
@@ -63,9 +65,9 @@ export function evaluateRunningTask(
 ): RunningVerdict {
   const state = task.engineState
   const readings = ruleReadings(task, legs)
-  const below =
-    task.autoClose &&
-    fundingApyPct(legs.long.quote, legs.short.quote).lt(task.minFundingApy)
+  const apy = fundingApyPct(legs.long.quote, legs.short.quote)
+  const below = task.autoClose && apy.lt(task.minFundingApy)
+  const fundingApy = shownApy(apy)
   const fundingBelowSince = below
     ? (state?.fundingBelowSince ?? msToIso(now))
     : null
@@ -87,6 +89,7 @@ export function evaluateRunningTask(
     state: {
       nearThreshold: nearAnyThreshold(task, readings),
       fundingBelowSince,
+      fundingApy,
     },
     close,
     liquidatedLeg,
@@ -154,13 +157,15 @@ export function changedShows(
   const near = verdict.state.nearThreshold === true
   if (
     (state?.nearThreshold === true) !== near ||
-    (state?.fundingBelowSince ?? null) !== verdict.state.fundingBelowSince
+    (state?.fundingBelowSince ?? null) !== verdict.state.fundingBelowSince ||
+    (state?.fundingApy ?? null) !== verdict.state.fundingApy
   ) {
     patch.engineState = {
       // a whole state: a partial one would read as a NaN operation seq
       ...(state ?? EMPTY_ENGINE_STATE),
       nearThreshold: near,
       fundingBelowSince: verdict.state.fundingBelowSince,
+      fundingApy: verdict.state.fundingApy,
     }
   }
   return Object.keys(patch).length === 0 ? null : patch

@@ -1,3 +1,4 @@
+import { ACCOUNT_BUSY, venueOutage } from '../domain/pendingReason.js'
 import { SEND_WINDOW_MS } from '../domain/sendWindow.js'
 import type { TaskRecord, TaskStatus } from '../domain/task.js'
 import {
@@ -7,12 +8,14 @@ import {
   type TaskOperation,
 } from '../domain/taskEngineState.js'
 import {
+  RequestBudgetError,
   UncertainSubmissionError,
   VenueUnavailableError,
 } from '../errors/venue.js'
 import { CredentialUnavailableError, FencedOutError } from '../errors/worker.js'
 import { msToIso } from '../util/time.js'
 import { abandonTask } from './abandonTask.js'
+import { pendingReasonPatch, recordPendingReason } from './pendingReasons.js'
 import { retryNote } from './retryNote.js'
 import {
   allDone,
@@ -22,7 +25,7 @@ import {
   sendingLegs,
   sendLegs,
 } from './taskLegOrders.js'
-import { withLegLocks } from './taskMarkets.js'
+import { failedVenue, withLegLocks } from './taskMarkets.js'
 import { completeOperation } from './taskOperations.js'
 import { monitorTask, openTask, startClose, startResize } from './taskPhases.js'
 import { RETRY_MS, type TaskStep } from './taskStep.js'
@@ -117,7 +120,19 @@ async function retryingOutages(
       err instanceof VenueUnavailableError ||
       err instanceof UncertainSubmissionError
     ) {
-      await step.save({ error: retryNote(err) })
+      // a pending task says which venue holds its opening back
+      const pending =
+        err instanceof VenueUnavailableError
+          ? pendingReasonPatch(
+              step,
+              venueOutage(
+                failedVenue(err),
+                err instanceof RequestBudgetError,
+                err.message,
+              ),
+            )
+          : null
+      await step.save({ error: retryNote(err), ...pending })
       return step.now + RETRY_MS
     }
     throw err
@@ -180,10 +195,17 @@ export async function startOperation(
     startedAt: msToIso(step.now),
     legs: withDeadlines,
   }
-  return withLegLocks(step, async () => {
-    await step.save({ engineState: { ...step.state, op, seq } })
-    return resume(step, op, true)
-  })
+  return withLegLocks(
+    step,
+    async () => {
+      // an opening task is no longer held back
+      await step.save({
+        engineState: { ...step.state, op, seq, pendingReason: null },
+      })
+      return resume(step, op, true)
+    },
+    () => recordPendingReason(step, ACCOUNT_BUSY),
+  )
 }
 
 /** Sends (or looks up) the legs of an operation and completes it. */

@@ -136,6 +136,7 @@ function shareOne(adapter: VenueAdapter, clock: Clock): VenueAdapter {
     venue: adapter.venue,
     rules: (symbol) => adapter.rules(symbol),
     quote: (symbol) => adapter.quote(symbol),
+    builderFeeRate: (paired) => adapter.builderFeeRate?.(paired) ?? '0',
     async place(cred, order) {
       const key = `${accountKey(cred)}|${order.clientOrderId}`
       if (!orders.has(key)) {

@@ -109,19 +109,32 @@ function legAttempt(op: TaskOperation, order: LegOrder): VenueOrderAttempt {
   }
 }
 
-/** The leg once the venue showed `v`, which moved its attempt to `next`. */
+/**
+ * The leg once the venue showed `v`, which moved its attempt to `next`;
+ * a final one with the builder fee its fills paid at `ctx`'s rate.
+ */
 function fromVenue(
   order: LegOrder,
   next: VenueOrderAttempt,
   v: VenueOrder,
+  ctx: LegIo,
 ): LegOrder {
   const filled = dec(v.filledBase)
   const final = isFinalAttempt(next)
+  const averagePrice = filled.isZero() ? null : v.averagePrice
+  const rate = ctx.adapter.builderFeeRate?.(ctx.pairedWithLighter) ?? '0'
   return {
     ...order,
     state: final ? 'done' : 'sending',
     filledBase: decString(filled),
-    averagePrice: filled.isZero() ? null : v.averagePrice,
+    averagePrice,
+    ...(final && averagePrice !== null
+      ? {
+          builderFeeUsd: decString(
+            filled.mul(averagePrice).mul(rate).toDecimalPlaces(8),
+          ),
+        }
+      : {}),
     failed:
       final && filled.isZero()
         ? (v.reason ?? `${v.venueStatus}: nothing filled`)
@@ -191,7 +204,7 @@ export async function lookUpLegs(
       }
       if (found.type === 'seen') {
         const next = venueOrderTransition(attempt, found)
-        legs[leg] = fromVenue(order, next, found.order)
+        legs[leg] = fromVenue(order, next, found.order, ctx)
         return
       }
       const next = venueOrderTransition(attempt, { type: 'notSeen', now })
@@ -247,7 +260,7 @@ export async function sendLegs(
       const next = venueOrderTransition(attempt, sent)
       switch (sent.type) {
         case 'placed':
-          legs[leg] = fromVenue(order, next, sent.order)
+          legs[leg] = fromVenue(order, next, sent.order, ctx)
           break
         case 'rejected':
           legs[leg] = { ...order, state: 'done', failed: sent.reason }

@@ -1,12 +1,22 @@
 import type { Leg } from '../domain/taskEngineState.js'
+import type { VenueId } from '../domain/venue.js'
+import { VenueUnavailableError } from '../errors/venue.js'
 import type { MarketQuote, MarketRules } from '../ports/marketData.js'
-import { type Decimal, dec } from '../util/decimal.js'
+import { type Decimal, dec, decString } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
 import { accountMarketLock, lockHolder } from './accountMarketLock.js'
 import { marketOf, venueOf } from './taskLegOrders.js'
 import type { TaskStep } from './taskStep.js'
 
 type LegMarket = { rules: MarketRules; quote: MarketQuote }
+
+/** The venue a market read failed on, for the errors readMarkets threw. */
+const failedOn = new WeakMap<Error, VenueId>()
+
+/** The venue whose market read threw `err`, when readMarkets threw it. */
+export function failedVenue(err: unknown): VenueId | null {
+  return err instanceof Error ? (failedOn.get(err) ?? null) : null
+}
 
 /** Rules and a fresh quote for both legs. */
 export async function readMarkets(
@@ -15,10 +25,15 @@ export async function readMarkets(
   const read = async (leg: Leg): Promise<LegMarket> => {
     const adapter = step.deps.adapters[venueOf(step.task, leg)]
     const symbol = marketOf(step.task, leg)
-    const rules = await adapter.rules(symbol)
-    if (!rules)
-      throw new RangeError(`${adapter.venue} no longer lists ${symbol}`)
-    return { rules, quote: await adapter.quote(symbol) }
+    try {
+      const rules = await adapter.rules(symbol)
+      if (!rules)
+        throw new RangeError(`${adapter.venue} no longer lists ${symbol}`)
+      return { rules, quote: await adapter.quote(symbol) }
+    } catch (err) {
+      if (err instanceof VenueUnavailableError) failedOn.set(err, adapter.venue)
+      throw err
+    }
   }
   const [long, short] = await Promise.all([read('long'), read('short')])
   return { long, short }
@@ -35,6 +50,11 @@ export function fundingApyPct(long: MarketQuote, short: MarketQuote): Decimal {
     .mul(100)
 }
 
+/** A funding APY as a task shows it: percent, 2 decimals. */
+export function shownApy(apyPct: Decimal): string {
+  return decString(apyPct.toDecimalPlaces(2))
+}
+
 /**
  * Serializes owner operations on each leg's account and market across
  * workers. When either lock is busy the step retries shortly.
@@ -42,6 +62,7 @@ export function fundingApyPct(long: MarketQuote, short: MarketQuote): Decimal {
 export async function withLegLocks(
   step: TaskStep,
   fn: () => Promise<number | null>,
+  onBusy?: () => Promise<void>,
 ): Promise<number | null> {
   const { deps, task, now } = step
   const names = (['long', 'short'] as const).map((l) =>
@@ -59,6 +80,7 @@ export async function withLegLocks(
           deps.leaseMs,
         ))
       ) {
+        await onBusy?.()
         return now + 200
       }
       held.push(name)

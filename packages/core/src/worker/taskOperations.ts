@@ -1,5 +1,11 @@
+import { bookLegFill, EMPTY_LEG_BOOK } from '../domain/legBook.js'
 import type { TaskRecord } from '../domain/task.js'
-import type { Leg, LegOrder, TaskOperation } from '../domain/taskEngineState.js'
+import type {
+  Leg,
+  LegOrder,
+  TaskEngineState,
+  TaskOperation,
+} from '../domain/taskEngineState.js'
 import { dec, decString } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
 import { bookFunding, settlementUnbooked } from './taskFunding.js'
@@ -67,6 +73,32 @@ export function bookFills(t: TaskRecord, op: TaskOperation): BookedFills {
 }
 
 /**
+ * The legs' fill books (engine state `books`) once a finished operation's
+ * fills are booked: each leg order against the size and entry the task
+ * held before it (`bookLegFill`).
+ */
+export function bookLegBooks(
+  t: TaskRecord,
+  op: TaskOperation,
+): NonNullable<TaskEngineState['books']> {
+  const books = { ...t.engineState?.books }
+  for (const l of LEGS) {
+    const o = op.legs[l]
+    if (!o || dec(o.filledBase).isZero() || o.averagePrice === null) continue
+    books[l] = bookLegFill(books[l] ?? EMPTY_LEG_BOOK, {
+      leg: l,
+      grows: (l === 'long') === (o.side === 'long'),
+      base: o.filledBase,
+      price: o.averagePrice,
+      builderFeeUsd: o.builderFeeUsd ?? '0',
+      sizeBefore: (l === 'long' ? t.longSize : t.shortSize) ?? '0',
+      entryBefore: l === 'long' ? t.longEntry : t.shortEntry,
+    })
+  }
+  return books
+}
+
+/**
  * Books a finished operation's fills into the leg sizes and moves the task
  * on: open → running (or unwind the leg that filled when the other did
  * not), close → closed (or another close for what is left), resize →
@@ -82,7 +114,7 @@ export async function completeOperation(
     long: booked.longSize,
     short: booked.shortSize,
   }
-  const state = { ...step.state, op: null }
+  const state = { ...step.state, op: null, books: bookLegBooks(t, op) }
   const base = { ...booked, engineState: state }
   const failed = failures(op)
   switch (op.kind) {
@@ -135,7 +167,7 @@ export async function completeOperation(
       if (left.length === 0) {
         await step.save({
           ...base,
-          ...(await fundingAtClose(step)),
+          ...(await fundingAtClose(step, state)),
           status: 'closed',
           error: null,
         })
@@ -166,7 +198,7 @@ export async function completeOperation(
  * closes anyway: its orders are done, and a venue that stays down must not
  * hold it open.
  */
-async function fundingAtClose(step: TaskStep) {
+async function fundingAtClose(step: TaskStep, state: TaskEngineState) {
   const t = step.task
   if (!t.longSize && !t.shortSize) return {}
   if (!settlementUnbooked(step)) return {}
@@ -178,11 +210,7 @@ async function fundingAtClose(step: TaskStep) {
     )
     return {
       fundingUsd: booked.fundingUsd,
-      engineState: {
-        ...step.state,
-        op: null,
-        fundingSince: booked.fundingSince,
-      },
+      engineState: { ...state, fundingSince: booked.fundingSince },
     }
   } catch (err) {
     step.deps.logger.error(

@@ -6,6 +6,8 @@ import type { MarketQuote, MarketRules } from '../ports/marketData.js'
 import { type Decimal, dec, decString } from '../util/decimal.js'
 import { msToIso, nextHourAfter } from '../util/time.js'
 import { closeStart, evaluateRunningTask } from './evaluateRunningTask.js'
+import { openingGate } from './openingGate.js'
+import { recordPendingReason } from './pendingReasons.js'
 import { bookFunding, FUNDING_READ_LAG_MS } from './taskFunding.js'
 import {
   CLOSE_SLIPPAGE_BPS,
@@ -13,7 +15,7 @@ import {
   newLegOrder,
   TASK_SLIPPAGE_BPS,
 } from './taskLegOrders.js'
-import { fundingApyPct, readMarkets } from './taskMarkets.js'
+import { fundingApyPct, readMarkets, shownApy } from './taskMarkets.js'
 import { MONITOR_MS, type TaskStep } from './taskStep.js'
 
 const LEGS: readonly Leg[] = ['long', 'short']
@@ -61,19 +63,14 @@ export async function openTask(step: TaskStep): Promise<number | null> {
     await step.save({ status: 'failed', error: problem })
     return null
   }
-  if (task.autoClose) {
-    const apy = fundingApyPct(m.long.quote, m.short.quote)
-    if (apy.lt(task.minFundingApy)) return now + ENTRY_RECHECK_MS
-  }
-  if (task.maxSpreadBps !== null) {
-    const a = dec(m.long.quote.mark)
-    const b = dec(m.short.quote.mark)
-    const spread = a
-      .sub(b)
-      .abs()
-      .div(a.lt(b) ? a : b)
-      .mul(10_000)
-    if (spread.gt(task.maxSpreadBps)) return now + ENTRY_RECHECK_MS
+  const held = openingGate(task, { long: m.long.quote, short: m.short.quote })
+  if (held !== null) {
+    await recordPendingReason(
+      step,
+      held,
+      shownApy(fundingApyPct(m.long.quote, m.short.quote)),
+    )
+    return now + ENTRY_RECHECK_MS
   }
   const size = decString(base)
   const seq = step.state.seq + 1

@@ -356,6 +356,12 @@ describe('Aster adapter: builder fee, funding, tick grid', () => {
       pairedWithLighter: true,
     })
     expect(fake.orderBuilder(cred.owner, paired)?.feeRate).toBe('0.0003')
+    // the rate the worker books builder fees at is the one sent
+    expect(adapter.builderFeeRate?.(false)).toBe('0.00015')
+    expect(adapter.builderFeeRate?.(true)).toBe('0.0003')
+    expect(
+      createAsterAdapter({ baseUrl: fake.url }).builderFeeRate?.(true),
+    ).toBe('0')
     // funding settles hourly on the engine and is read back as income
     now += 2 * 3_600_000 + 1_000
     const paid = await adapter.funding(

@@ -474,6 +474,12 @@ export function createAsterAdapter(options: AsterAdapterOptions): AsterAdapter {
   return Object.freeze({
     venue: 'aster' as const,
 
+    // the `feeRate` each order carries, a fraction of its notional
+    builderFeeRate: (pairedWithLighter: boolean): string =>
+      builder
+        ? decString(dec(builder.feeRate).mul(pairedWithLighter ? 2 : 1))
+        : '0',
+
     closeUserStreams(): void {
       userStreams?.close()
     },

@@ -259,6 +259,10 @@ describe('place', () => {
       { b: builder.toLowerCase(), f: 15 },
       { b: builder.toLowerCase(), f: 30 },
     ])
+    // the rate the worker books builder fees at: f tenths of a bp
+    expect(a.builderFeeRate?.(false)).toBe('0.00015')
+    expect(a.builderFeeRate?.(true)).toBe('0.0003')
+    expect(adapter().builderFeeRate?.(true)).toBe('0')
     // without a builder, no builder field is signed
     await adapter().place(cred, order({ timeInForce: 'gtc' }))
     expect(sent[2]?.action).not.toHaveProperty('builder')

@@ -274,6 +274,16 @@ export function createHyperliquidAdapter(
   return Object.freeze({
     venue: 'hl' as const,
 
+    // what each order carries: tenths of a basis point of its notional
+    builderFeeRate: (pairedWithLighter: boolean): string =>
+      options.builder
+        ? decString(
+            dec(options.builder.feeTenthsBp)
+              .mul(pairedWithLighter ? 2 : 1)
+              .div(100_000),
+          )
+        : '0',
+
     async rules(symbol: string): Promise<MarketRules | undefined> {
       const a = await listing.asset(symbol)
       if (!a) return undefined

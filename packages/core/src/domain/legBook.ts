@@ -1,0 +1,73 @@
+import { dec, decString } from '../util/decimal.js'
+
+/**
+ * What a task's fills on one leg add up to, kept in its engine state:
+ * the fills that grew the leg (`open*`), those that shrank it (`close*`),
+ * the PnL realized by the shrinking ones at the leg's average entry, and
+ * the builder fees paid. Decimal strings, full precision.
+ */
+export interface LegBook {
+  readonly openBase: string
+  readonly openNotional: string
+  readonly closeBase: string
+  readonly closeNotional: string
+  readonly realizedUsd: string
+  readonly builderFeesUsd: string
+}
+
+export const EMPTY_LEG_BOOK: LegBook = Object.freeze({
+  openBase: '0',
+  openNotional: '0',
+  closeBase: '0',
+  closeNotional: '0',
+  realizedUsd: '0',
+  builderFeesUsd: '0',
+})
+
+/** One filled leg order, with what the leg held just before it. */
+interface LegFill {
+  readonly leg: 'long' | 'short'
+  /** the order grows the leg (buy on the long leg, sell on the short) */
+  readonly grows: boolean
+  readonly base: string
+  readonly price: string
+  readonly builderFeeUsd: string
+  /** the leg's size (≥ 0) and average entry before the fill */
+  readonly sizeBefore: string
+  readonly entryBefore: string | null
+}
+
+/**
+ * Books one fill (average-cost method): a growing fill adds to the open
+ * totals; a shrinking one, up to the size held, adds to the close totals
+ * and realizes (price − entry) × base on the long leg, (entry − price) ×
+ * base on the short one.
+ */
+export function bookLegFill(book: LegBook, fill: LegFill): LegBook {
+  const base = dec(fill.base)
+  if (!base.gt(0)) return book
+  const notional = base.mul(fill.price)
+  const builderFeesUsd = decString(
+    dec(book.builderFeesUsd).add(fill.builderFeeUsd),
+  )
+  if (fill.grows) {
+    return {
+      ...book,
+      openBase: decString(dec(book.openBase).add(base)),
+      openNotional: decString(dec(book.openNotional).add(notional)),
+      builderFeesUsd,
+    }
+  }
+  const held = dec(fill.sizeBefore)
+  const closed = base.lt(held) ? base : held
+  const entry = fill.entryBefore ?? fill.price
+  const perUnit = dec(fill.price).sub(entry)
+  const realized = closed.mul(fill.leg === 'long' ? perUnit : perUnit.neg())
+  return {
+    ...book,
+    closeBase: decString(dec(book.closeBase).add(base)),
+    closeNotional: decString(dec(book.closeNotional).add(notional)),
+    realizedUsd: decString(dec(book.realizedUsd).add(realized)),
+    builderFeesUsd,
+  }
+}
