@@ -467,7 +467,22 @@ describe('the dn CLI as a person drives it', () => {
       '100',
     )
     expect(waited).toMatchObject({ code: 7, body: { code: 'wait_timeout' } })
-    await json('tasks', 'close', secondId, '--wait', '--interval', '200')
+    const ended = await json<{ task: { closeReason: string } }>(
+      'tasks',
+      'close',
+      secondId,
+      '--wait',
+      '--interval',
+      '200',
+    )
+    // closed as asked: a leg just opened never looked gone (liquidated)
+    const first = await json<{ task: { closeReason: string } }>(
+      'tasks',
+      'get',
+      taskId,
+    )
+    expect(ended.task.closeReason).toBe(first.task.closeReason)
+    expect(ended.task.closeReason).not.toBe('leg_liquidated')
 
     const version = await tty('--version')
     expect(version.code).toBe(0)

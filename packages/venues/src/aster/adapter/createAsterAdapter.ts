@@ -29,6 +29,7 @@ import {
   quoteFromStream,
 } from '../../wire/marketStream.js'
 import type { PublishedLimit } from '../../wire/requestCharge.js'
+import { createStreamQuarantine } from '../../wire/streamQuarantine.js'
 import type { CallKind } from '../../wire/venueHttp.js'
 import { ASTER_LIMITS } from '../limits/asterLimits.js'
 import { asterLimitsFromExchangeInfo } from '../limits/asterRateLimitEntries.js'
@@ -454,6 +455,7 @@ export function createAsterAdapter(options: AsterAdapterOptions): AsterAdapter {
       await signed(cred, 'PUT', LISTEN_KEY, [], 'read', undefined, 'urgent')
     },
   }
+  const quarantine = createStreamQuarantine(clock)
   const streamed = createAsterStreamedPositions({
     clock,
     refreshMs: options.userStreams?.refreshMs,
@@ -576,7 +578,7 @@ export function createAsterAdapter(options: AsterAdapterOptions): AsterAdapter {
         params,
         'write',
         order.validUntil,
-      )
+      ).finally(() => quarantine.wrote(cred.owner.toLowerCase()))
       const placed = parseAsterOrder(raw, order.clientOrderId)
       if (!placed) {
         throw new UncertainAnswer(raw)
@@ -640,7 +642,11 @@ export function createAsterAdapter(options: AsterAdapterOptions): AsterAdapter {
 
     accountStreamed(who: string): boolean {
       const k = who.toLowerCase()
-      return (userStreams?.live(k) ?? false) && streamed.hasBase(k)
+      return (
+        (userStreams?.live(k) ?? false) &&
+        streamed.hasBase(k) &&
+        quarantine.trusted(k)
+      )
     },
 
     async positions(
@@ -648,7 +654,9 @@ export function createAsterAdapter(options: AsterAdapterOptions): AsterAdapter {
       read?: ReadOptions,
     ): Promise<VenuePosition[]> {
       const k = cred.owner.toLowerCase()
-      if (!userStreams) return restPositions(cred, read)
+      // just after our own order the stream may not show its fill yet
+      if (!userStreams || !quarantine.trusted(k))
+        return restPositions(cred, read)
       // a streamed account: the snapshot and the stream answer, and a
       // read goes out only when an event may have moved a liquidation price
       return streamed.read(k, userStreams.live(k), () =>

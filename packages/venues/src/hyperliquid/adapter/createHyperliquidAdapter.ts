@@ -33,6 +33,7 @@ import {
   type MarketStream,
   quoteFromStream,
 } from '../../wire/marketStream.js'
+import { createStreamQuarantine } from '../../wire/streamQuarantine.js'
 import { hlInfoWeight } from '../limits/hlInfoWeight.js'
 import { HL_STREAM_USERS_PER_IP } from '../limits/hlLimits.js'
 import { isValidHlPrice } from '../precision/formatHlPrice.js'
@@ -195,8 +196,11 @@ export function createHyperliquidAdapter(
   // the user stream serves main-dex accounts; a builder dex has its own
   const userStream =
     stream !== undefined && 'watchUser' in stream ? stream : undefined
+  const quarantine = createStreamQuarantine(clock)
   const streamedState = (user: string) => {
     if (!userStream || listing.usedBuilderDexes().length > 0) return undefined
+    // just after our own order the pushed state may predate its fill
+    if (!quarantine.trusted(user)) return undefined
     const s = userStream.userState(user)
     return s && clock.now() - s.at <= streamMaxAge ? s : undefined
   }
@@ -377,12 +381,16 @@ export function createHyperliquidAdapter(
       }
       cum.traded(owner(cred), a.name, clock.now())
       // an order lost in transit cannot land after expiresAfter
-      const raw = await signedPost(
-        cred,
-        action,
-        sendDeadline(order, clock.now(), actionTtl),
-      )
-      return placeResult(raw, order, size)
+      try {
+        const raw = await signedPost(
+          cred,
+          action,
+          sendDeadline(order, clock.now(), actionTtl),
+        )
+        return placeResult(raw, order, size)
+      } finally {
+        quarantine.wrote(owner(cred))
+      }
     },
 
     async cancel(

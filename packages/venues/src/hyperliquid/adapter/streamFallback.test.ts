@@ -1,3 +1,5 @@
+import { roundPrice, type VenueCredential } from '@dn/core'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import {
   type HyperliquidFake,
@@ -5,6 +7,7 @@ import {
 } from '../../sim/hyperliquidFake/startHyperliquidFake.js'
 import { createSimExchange } from '../../sim/simExchange.js'
 import type { MarketStream } from '../../wire/marketStream.js'
+import { createHyperliquidBinder } from '../binder/createHyperliquidBinder.js'
 import {
   createHlMarketStream,
   hlWsUrl,
@@ -25,7 +28,7 @@ const streamed = (users: readonly string[]) =>
 async function streamingBed(
   seed: number,
   onInfo: (body: Record<string, unknown>) => void,
-  options: { marketMaxAgeMs?: number } = {},
+  options: { marketMaxAgeMs?: number; streamMaxAgeMs?: number } = {},
 ) {
   const exchange = createSimExchange({
     venue: 'hl',
@@ -216,4 +219,102 @@ describe('Hyperliquid positions: the user stream for the busiest, REST for the r
     expect(restReads).toEqual([users[2]])
     fake.pauseStreams(false)
   })
+})
+
+/**
+ * The venue answers our order before its stream pushes the state with the
+ * fill: a positions read in between must not be served the pushed state
+ * from before it (a leg just opened would look liquidated).
+ */
+describe('Hyperliquid positions after our own order', () => {
+  let bed: Awaited<ReturnType<typeof streamingBed>>
+  let cred: VenueCredential
+  const restReads: string[] = []
+
+  beforeAll(async () => {
+    // a pushed state stays usable for 10 s: only our order may set it aside
+    bed = await streamingBed(
+      17,
+      (body) => {
+        if (body.type === 'clearinghouseState')
+          restReads.push(String(body.user))
+      },
+      { streamMaxAgeMs: 10_000 },
+    )
+    const wallet = privateKeyToAccount(generatePrivateKey())
+    const owner = wallet.address.toLowerCase()
+    bed.exchange.faucet(owner, 100_000)
+    const binder = createHyperliquidBinder({
+      baseUrl: bed.fake.url,
+      isMainnet: true,
+    })
+    const config = {
+      feeApproval: false,
+      builderAddress: `0x${'00'.repeat(20)}`,
+      builderName: 'dn',
+      lighterTestnet: false,
+    } as const
+    const prepared = await binder.prepare(owner, { venue: 'hl' }, config)
+    const signatures: Record<string, string> = {}
+    for (const r of prepared.requests)
+      signatures[r.requestId] = await wallet.signTypedData(
+        r.payload as Parameters<typeof wallet.signTypedData>[0],
+      )
+    await binder.complete(owner, {
+      target: { venue: 'hl' },
+      ...prepared,
+      signatures,
+    })
+    cred = {
+      owner,
+      venue: 'hl',
+      accountIndex: null,
+      credentialRef: prepared.credentialRef,
+      secret: prepared.secret,
+    }
+  })
+  afterAll(() => bed?.close())
+
+  test('behavior: the fill shows at once (REST), and the stream serves again once it has pushed it', async () => {
+    const { adapter, fake } = bed
+    adapter.streamAccounts?.(streamed([cred.owner]))
+    await vi.waitFor(() =>
+      expect(adapter.accountStreamed?.(cred.owner)).toBe(true),
+    )
+    expect(await adapter.positions(cred)).toEqual([])
+    // the stream holds the flat account while our order fills
+    fake.pauseStreams(true)
+    const rules = await adapter.rules('BTC')
+    const mark = Number((await adapter.quote('BTC')).mark)
+    if (!rules) throw new Error('BTC not listed')
+    const placed = await adapter.place(cred, {
+      market: 'BTC',
+      side: 'long',
+      size: '0.002',
+      price: roundPrice(rules, mark * 1.01, 'up').toFixed(),
+      timeInForce: 'ioc',
+      reduceOnly: false,
+      clientOrderId: `0x${'2'.repeat(32)}`,
+    })
+    expect(placed.filledBase).toBe('0.002')
+    expect(adapter.accountStreamed?.(cred.owner)).toBe(false)
+    restReads.length = 0
+    expect((await adapter.positions(cred)).map((p) => p.size)).toEqual([
+      '0.002',
+    ])
+    expect(restReads).toEqual([cred.owner])
+    // pushes flow again and the quarantine passes: no request
+    fake.pauseStreams(false)
+    await vi.waitFor(
+      () => expect(adapter.accountStreamed?.(cred.owner)).toBe(true),
+      {
+        timeout: 6_000,
+      },
+    )
+    restReads.length = 0
+    expect((await adapter.positions(cred)).map((p) => p.size)).toEqual([
+      '0.002',
+    ])
+    expect(restReads).toEqual([])
+  }, 20_000)
 })

@@ -20,6 +20,7 @@ import {
   type MarketStream,
   quoteFromStream,
 } from '../../wire/marketStream.js'
+import { createStreamQuarantine } from '../../wire/streamQuarantine.js'
 import { lighterSignerChainId } from '../binding/lighterSignerChainId.js'
 import {
   type LighterVenue,
@@ -284,6 +285,7 @@ export function createLighterAdapter(
     authToken: (key) => ctx.authToken(key).token,
   })
 
+  const quarantine = createStreamQuarantine(clock)
   const adapter: VenueAdapter = {
     venue,
 
@@ -292,7 +294,8 @@ export function createLighterAdapter(
     },
 
     accountStreamed: (owner: string) =>
-      accountStreams?.live(owner) !== undefined,
+      accountStreams?.live(owner) !== undefined &&
+      quarantine.trusted(owner.toLowerCase()),
 
     async rules(symbol: string): Promise<MarketRules | undefined> {
       const found = (await markets()).find((x) => x.symbol === symbol)
@@ -351,7 +354,11 @@ export function createLighterAdapter(
     },
 
     async place(cred: VenueCredential, order): Promise<VenueOrder> {
-      return placeLighterOrder(ctx, lighterCredential(cred), order)
+      try {
+        return await placeLighterOrder(ctx, lighterCredential(cred), order)
+      } finally {
+        quarantine.wrote(cred.owner.toLowerCase())
+      }
     },
 
     async cancel(cred: VenueCredential, market: string, clientOrderId: string) {
@@ -394,7 +401,9 @@ export function createLighterAdapter(
       const restAt = lastRest.get(key.accountIndex) ?? 0
       if (
         streamed?.accountIndex === key.accountIndex &&
-        clock.now() - restAt < STREAMED_REST_MS
+        clock.now() - restAt < STREAMED_REST_MS &&
+        // just after our own order the push may not show its fill yet
+        quarantine.trusted(cred.owner.toLowerCase())
       ) {
         // symbols only: a market list of any age names them
         const list = marketList.peek(undefined)?.value ?? (await markets())
