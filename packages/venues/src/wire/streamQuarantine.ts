@@ -9,7 +9,7 @@ import type { Clock } from '@dn/core'
  * Three seconds covers a push in flight with room to spare; the REST read
  * that serves meanwhile is one per order.
  */
-export const STREAM_QUARANTINE_MS = 3_000
+const STREAM_QUARANTINE_MS = 3_000
 
 /** Accounts written to recently, whose streamed state may predate it. */
 export function createStreamQuarantine(
