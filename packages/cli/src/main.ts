@@ -3,6 +3,7 @@ import { registerCompletionCommand } from './commands/completionCommand.js'
 import { registerConfigCommands } from './commands/configCommands.js'
 import { registerOrderCommands } from './commands/orderCommands.js'
 import { registerReadCommands } from './commands/readCommands.js'
+import { registerStatusCommand } from './commands/statusCommand.js'
 import { registerTaskCommands } from './commands/taskCommands.js'
 import { registerUpCommands } from './commands/upCommand.js'
 import { registerWalletCommands } from './commands/walletCommands.js'
@@ -43,6 +44,7 @@ registerWorkerCommands(program)
 registerWalletCommands(program)
 registerTaskCommands(program)
 registerOrderCommands(program)
+registerStatusCommand(program)
 registerReadCommands(program)
 registerConfigCommands(program)
 registerCompletionCommand(program)

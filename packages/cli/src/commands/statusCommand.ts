@@ -1,0 +1,102 @@
+import type { DnClient, PerpOrder, Task } from '@dn/client'
+import type { Command } from 'commander'
+import { cliContext } from '../cliContext.js'
+import { emit } from '../printOutput.js'
+import { type LiquidationPrices, statusView } from '../render/statusView.js'
+import { examples, listAll, PAGE_MAX } from './commandKit.js'
+
+const ENDED_SHOWN = 5
+
+async function tasksIn(client: DnClient, status: string, want = Infinity) {
+  return (
+    await listAll(
+      (cursor) =>
+        client
+          .listTasks({ status, limit: PAGE_MAX, ...(cursor ? { cursor } : {}) })
+          .then((p) => ({ items: p.tasks, nextCursor: p.nextCursor })),
+      want,
+    )
+  ).items
+}
+
+async function ordersIn(client: DnClient, status: string) {
+  return (
+    await listAll(
+      (cursor) =>
+        client
+          .listOrders({
+            status,
+            limit: PAGE_MAX,
+            ...(cursor ? { cursor } : {}),
+          })
+          .then((p) => ({ items: p.orders, nextCursor: p.nextCursor })),
+      Infinity,
+    )
+  ).items
+}
+
+/** Liquidation prices from the worker's latest account snapshots. */
+async function liquidationPrices(client: DnClient): Promise<LiquidationPrices> {
+  const prices = new Map<string, string | null>()
+  const read = await client.positions().catch(() => null)
+  for (const a of read?.accounts ?? [])
+    for (const p of a.positions)
+      prices.set(`${a.venue}|${p.market}`, p.liquidationPrice)
+  return prices
+}
+
+export function registerStatusCommand(program: Command): void {
+  program
+    .command('status')
+    .description(
+      'one screen: running tasks with both legs, spread, funding APY, PnL and distance to liquidation; why pending tasks wait; open and unknown orders',
+    )
+    .addHelpText('after', examples(['dn status', 'dn status --json']))
+    .action(async (_f: unknown, cmd: Command) => {
+      const { keyed, json, conn } = cliContext(cmd)
+      const client = keyed()
+      const [running, resizing, pending, closing, closed, failed, cancelled] =
+        await Promise.all([
+          tasksIn(client, 'running'),
+          tasksIn(client, 'resizing'),
+          tasksIn(client, 'pending'),
+          tasksIn(client, 'closing'),
+          tasksIn(client, 'closed', ENDED_SHOWN),
+          tasksIn(client, 'failed', ENDED_SHOWN),
+          tasksIn(client, 'cancelled', ENDED_SHOWN),
+        ])
+      const [open, partial, unknown, liquidation] = await Promise.all([
+        ordersIn(client, 'open'),
+        ordersIn(client, 'partially_filled'),
+        ordersIn(client, 'unknown'),
+        liquidationPrices(client),
+      ])
+      const ended: Task[] = [...closed, ...failed, ...cancelled]
+        .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))
+        .slice(0, ENDED_SHOWN)
+      const data = {
+        url: conn.url,
+        profile: conn.profile,
+        at: Date.now(),
+        running: [...running, ...resizing],
+        pending,
+        closing,
+        ended,
+        open: [...open, ...partial] as PerpOrder[],
+        unknown,
+        liquidation,
+      }
+      emit(
+        json,
+        {
+          running: data.running,
+          pending,
+          closing,
+          ended,
+          openOrders: data.open,
+          unknownOrders: unknown,
+        },
+        () => statusView(data),
+      )
+    })
+}
