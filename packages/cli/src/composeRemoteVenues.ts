@@ -49,6 +49,9 @@ export async function composeRemoteVenues(
     seedBinding(venue) {
       throw new Error(`${venue} is not served by a local fake`)
     },
+    // no local fake: the `dn up` that runs them saves them
+    fakeSnapshots: () => ({}),
+    fakesVersion: () => 0,
     close: async () => protocol.close(),
   }
 }
