@@ -12,6 +12,18 @@ import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { bundleCli } from './support/bundleCli.js'
+import {
+  cred,
+  get,
+  type Json,
+  orderStatusBecomes,
+  positions,
+  post,
+  rpc,
+  sleep,
+  taskStatusBecomes,
+  venueOrder,
+} from './support/dnUpCalls.js'
 import { freePort } from './support/freePort.js'
 
 const run = promisify(execFile)
@@ -29,8 +41,6 @@ interface Trading {
   readonly taskId: string
   readonly orderId: string
 }
-
-type Json = Record<string, unknown>
 
 /**
  * Issue 16 point 4: `dn up` stopped and started again on the same data
@@ -58,7 +68,12 @@ describe('the simulator survives a restart of dn up', () => {
     if (dir) rmSync(dir, { recursive: true, force: true })
   })
 
-  async function startUp(data: string, port: number, simPort: number) {
+  async function startUp(
+    data: string,
+    port: number,
+    simPort: number,
+    extra: readonly string[] = [],
+  ) {
     const child = spawn(
       process.execPath,
       [
@@ -70,6 +85,7 @@ describe('the simulator survives a restart of dn up', () => {
         String(simPort),
         '--data',
         data,
+        ...extra,
       ],
       {
         env: { ...process.env, DN_MASTER_KEY: '' },
@@ -239,6 +255,46 @@ describe('the simulator survives a restart of dn up', () => {
     expect(await second.exit).toBe(0)
   }, 240_000)
 
+  test('--funding-interval 10s: the venues settle every 10 s and the running task books it within a minute, across a restart', async () => {
+    const data = join(dir, 'funding')
+    const [port, simPort] = [await freePort(), await freePort()]
+    const api = `http://127.0.0.1:${port}`
+    const sim = `http://127.0.0.1:${simPort}`
+    const first = await startUp(data, port, simPort, [
+      '--funding-interval',
+      '10s',
+    ])
+    const t = await trade(api, sim, 'funding')
+    const quote = (await rpc(sim, 'aster', 'quote', ['BTCUSDT'])) as Json
+    // the next 10 s boundary (or the one after, when one just passed)
+    const next = quote.nextFundingAt as number
+    expect(next % 10_000).toBe(0)
+    expect(next - Date.now()).toBeLessThanOrEqual(10_000)
+    first.child.kill('SIGTERM')
+    expect(await first.exit).toBe(0)
+    await startUp(data, port, simPort, ['--funding-interval', '10s'])
+    // settlements every 10 s, read 45 s after one (FUNDING_READ_LAG_MS)
+    let funding = '0'
+    for (let i = 0; i < 90 && Number(funding) === 0; i++) {
+      await sleep(1000)
+      const task = await get(api, t.key, `/v1/delta-neutral/tasks/${t.taskId}`)
+      funding = (task.task as Json).fundingUsd as string
+    }
+    expect(Number(funding)).not.toBe(0)
+    // both legs paid or earned: several settlements on each venue
+    for (const [venue, market] of [
+      ['hl', 'BTC'],
+      ['aster', 'BTCUSDT'],
+    ] as const) {
+      const paid = (await rpc(sim, venue, 'funding', [
+        cred(venue, t.owner),
+        market,
+        new Date(0).toISOString(),
+      ])) as unknown[]
+      expect(paid.length).toBeGreaterThan(2)
+    }
+  }, 240_000)
+
   test('a saved simulator of another version stops dn up, naming the file and what to do', async () => {
     const data = join(dir, 'other-version')
     const file = join(data, 'sim-state.json')
@@ -281,100 +337,3 @@ describe('the simulator survives a restart of dn up', () => {
     )
   }, 60_000)
 })
-
-function sleep(ms: number) {
-  return new Promise((r) => setTimeout(r, ms))
-}
-
-async function post(api: string, key: string, path: string, body: Json) {
-  const res = await fetch(`${api}${path}`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${key}`,
-      'content-type': 'application/json',
-      'idempotency-key': crypto.randomUUID(),
-    },
-    body: JSON.stringify(body),
-  })
-  const json = (await res.json()) as Json
-  if (res.status >= 300) {
-    throw new Error(`POST ${path}: ${res.status} ${JSON.stringify(json)}`)
-  }
-  return json
-}
-
-async function get(api: string, key: string, path: string) {
-  const res = await fetch(`${api}${path}`, {
-    headers: { authorization: `Bearer ${key}` },
-  })
-  return (await res.json()) as Json
-}
-
-async function taskStatusBecomes(
-  api: string,
-  key: string,
-  taskId: string,
-  want: string,
-): Promise<string> {
-  let status = ''
-  for (let i = 0; i < 300 && status !== want; i++) {
-    await sleep(100)
-    const t = await get(api, key, `/v1/delta-neutral/tasks/${taskId}`)
-    status = (t.task as Json).status as string
-  }
-  return status
-}
-
-async function orderStatusBecomes(
-  api: string,
-  key: string,
-  orderId: string,
-  want: readonly string[],
-): Promise<string> {
-  let status = ''
-  for (let i = 0; i < 300 && !want.includes(status); i++) {
-    await sleep(100)
-    const o = await get(api, key, `/v1/perp/orders/${orderId}`)
-    status = (o.order as Json).status as string
-  }
-  return status
-}
-
-/** A call on the simulated engine itself (`POST /rpc`), not the fakes. */
-async function rpc(
-  sim: string,
-  venue: string,
-  method: string,
-  args: unknown[],
-) {
-  const res = await fetch(`${sim}/rpc`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ venue, method, args }),
-  })
-  const body = (await res.json()) as { ok: boolean; result: unknown }
-  if (!body.ok) throw new Error(`${venue} ${method}: ${JSON.stringify(body)}`)
-  return body.result
-}
-
-function cred(venue: string, owner: string) {
-  return { venue, owner, accountIndex: null, credentialRef: null, secret: null }
-}
-
-/** The owner's position size on `market` at the engine ('0' when none). */
-async function positions(
-  sim: string,
-  venue: string,
-  owner: string,
-  market: string,
-): Promise<string> {
-  const rows = (await rpc(sim, venue, 'positions', [cred(venue, owner)])) as {
-    market: string
-    size: string
-  }[]
-  return rows.find((p) => p.market === market)?.size ?? '0'
-}
-
-async function venueOrder(sim: string, owner: string, cloid: string) {
-  return rpc(sim, 'hl', 'order', [cred('hl', owner), 'ETH', cloid])
-}

@@ -37,6 +37,8 @@ export interface ComposedVenues {
   readonly marketData: MarketData
   /** where each venue is spoken to (a local fake unless given) */
   readonly protocolUrls: ProtocolUrls
+  /** how often each simulated venue settles funding, ms */
+  readonly simFundingIntervalMs: Readonly<Partial<Record<VenueId, number>>>
   /** what each local fake counted against its venue's limits */
   rateLimitUsage(): Partial<Record<VenueId, FakeBucketUsage[]>>
   /**
@@ -129,7 +131,17 @@ export async function composeVenues(
     for (const close of closers) await close()
     throw err
   }
-  const protocol = composeProtocolVenues(urls, options)
+  // the adapters of the venues simulated here follow their settlements
+  const simFundingIntervalMs = Object.fromEntries(
+    Object.keys(saved).map((v) => [
+      v,
+      sim.exchanges[v as VenueId].fundingIntervalMs,
+    ]),
+  )
+  const protocol = composeProtocolVenues(urls, {
+    ...options,
+    simFundingIntervalMs,
+  })
   const adapters = protocol.adapters as Record<VenueId, VenueAdapter>
   const binders = protocol.binders as Record<VenueId, VenueBinder>
   return {
@@ -137,6 +149,7 @@ export async function composeVenues(
     binders,
     marketData: adapterMarketData(adapters),
     protocolUrls: urls,
+    simFundingIntervalMs,
     rateLimitUsage: () =>
       Object.fromEntries(
         Object.entries(usage).map(([v, read]) => [v, read()]),

@@ -142,6 +142,7 @@ async function runUp(flags: UpFlags, mode: 'up' | 'serve'): Promise<void> {
       venues: sim,
       port: Number(flags.simPort),
       protocolUrls: venues.protocolUrls,
+      fundingIntervalMs: venues.simFundingIntervalMs,
     })
     stopFaucet = faucet.close
     const worker = startWorker(
