@@ -12,10 +12,10 @@ import { accountOf, type SimState } from './simState.js'
  * Brings the venue up to `clock.now()`, one event at a time in time order:
  * a due dead-man switch cancels its orders first; every step boundary
  * moves all marks, fills resting orders the marks crossed and liquidates;
- * every funding boundary (the UTC hour by default) settles funding (after the step that shares its
- * instant). Called first by every engine
+ * every funding boundary (the UTC hour by default) settles funding
+ * (after the step that shares its instant). Called first by every engine
  * operation, so the outcome depends on seed and times only, never on how
- * often anyone asked.
+ * often anyone asked: a restored snapshot replays the same.
  */
 export function advanceSim(state: SimState): void {
   const now = state.clock.now()
