@@ -86,6 +86,14 @@ export interface ProtocolVenueOptions {
         credentialRef: string,
       ) => Promise<string | null>)
     | undefined
+  /**
+   * How often each simulated venue settles funding, when not hourly
+   * (`dn up --funding-interval`): its adapter's next settlement and funding
+   * reads follow it. Real venues are never named here.
+   */
+  readonly simFundingIntervalMs?:
+    | Readonly<Partial<Record<VenueId, number>>>
+    | undefined
 }
 
 interface ProtocolVenues {
@@ -157,6 +165,7 @@ export function composeProtocolVenues(
       baseUrl: urls.hl,
       isMainnet: options.hlMainnet,
       budget,
+      fundingIntervalMs: options.simFundingIntervalMs?.hl,
       ...(streaming
         ? {
             marketStream: opened(
@@ -202,6 +211,7 @@ export function composeProtocolVenues(
       baseUrl,
       tier,
       budget,
+      fundingIntervalMs: options.simFundingIntervalMs?.[venue],
       ...(streaming
         ? {
             marketStream: (symbolOf: (id: number) => string | undefined) =>

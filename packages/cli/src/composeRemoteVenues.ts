@@ -29,10 +29,18 @@ export async function composeRemoteVenues(
 > {
   // a deployment names every venue; only the demo asks the simulator
   const complete = PROTOCOL_VENUES.every((v) => given[v])
-  const urls: ProtocolUrls = complete
-    ? given
-    : { ...(await publishedProtocolUrls(simUrl)), ...given }
-  const protocol = composeProtocolVenues(urls, options)
+  const published = complete ? null : await publishedVenues(simUrl)
+  const urls: ProtocolUrls = { ...published?.protocolUrls, ...given }
+  // the simulator's settlements, for the venues spoken to through it
+  const simFundingIntervalMs = Object.fromEntries(
+    Object.entries(published?.fundingIntervalMs ?? {}).filter(
+      ([v]) => !given[v as VenueId],
+    ),
+  )
+  const protocol = composeProtocolVenues(urls, {
+    ...options,
+    simFundingIntervalMs,
+  })
   const adapters = {} as Record<VenueId, VenueAdapter>
   for (const venue of VENUES) {
     adapters[venue] =
@@ -44,17 +52,26 @@ export async function composeRemoteVenues(
     binders: protocol.binders as Record<VenueId, VenueBinder>,
     marketData: adapterMarketData(adapters),
     protocolUrls: urls,
+    simFundingIntervalMs,
     // the venues (or a simulator) run elsewhere: nothing counted here
     rateLimitUsage: () => ({}),
     seedBinding(venue) {
       throw new Error(`${venue} is not served by a local fake`)
     },
+    // no local fake: the `dn up` that runs them saves them
+    fakeSnapshots: () => ({}),
+    fakesVersion: () => 0,
     close: async () => protocol.close(),
   }
 }
 
+interface PublishedVenues {
+  readonly protocolUrls?: ProtocolUrls
+  readonly fundingIntervalMs?: Partial<Record<VenueId, number>>
+}
+
 /** `GET <sim>/venues`; a simulator that publishes none answers `{}`. */
-async function publishedProtocolUrls(simUrl: string): Promise<ProtocolUrls> {
+async function publishedVenues(simUrl: string): Promise<PublishedVenues> {
   const res = await fetch(new URL('/venues', simUrl)).catch((cause) => {
     throw new Error(
       `cannot reach the simulated venues at ${simUrl}: start \`dn up\` first (or pass --sim-url), or name every venue with DN_HL_URL, DN_LIGHTER_URL, DN_LIGHTER_MAINNET_URL and DN_ASTER_URL`,
@@ -65,6 +82,5 @@ async function publishedProtocolUrls(simUrl: string): Promise<ProtocolUrls> {
   if (!res.ok) {
     throw new Error(`${simUrl}/venues answered HTTP ${res.status}`)
   }
-  const body = (await res.json()) as { protocolUrls?: ProtocolUrls }
-  return body.protocolUrls ?? {}
+  return (await res.json()) as PublishedVenues
 }

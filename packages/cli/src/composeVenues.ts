@@ -17,6 +17,7 @@ import {
   type FakeBucketUsage,
   type HyperliquidFake,
   type LighterFake,
+  type SimFakeSnapshots,
   type SimVenues,
   startAsterFake,
   startHyperliquidFake,
@@ -36,6 +37,8 @@ export interface ComposedVenues {
   readonly marketData: MarketData
   /** where each venue is spoken to (a local fake unless given) */
   readonly protocolUrls: ProtocolUrls
+  /** how often each simulated venue settles funding, ms */
+  readonly simFundingIntervalMs: Readonly<Partial<Record<VenueId, number>>>
   /** what each local fake counted against its venue's limits */
   rateLimitUsage(): Partial<Record<VenueId, FakeBucketUsage[]>>
   /**
@@ -51,6 +54,10 @@ export interface ComposedVenues {
     owner: string,
     accountIndex?: number,
   ): { credentialRef: string; secret: string }
+  /** the local fakes' own state (agents, keys, nonces, orders), as JSON */
+  fakeSnapshots(): SimFakeSnapshots
+  /** grows with every change at a local fake worth saving */
+  fakesVersion(): number
   close(): Promise<void>
 }
 
@@ -63,12 +70,16 @@ export async function composeVenues(
   sim: SimVenues,
   given: ProtocolUrls,
   options: ProtocolVenueOptions,
+  /** the fakes' state saved by an earlier `dn up` (with `sim`'s engines) */
+  restore: SimFakeSnapshots = {},
 ): Promise<ComposedVenues> {
   const closers: Array<() => Promise<void>> = []
   const usage: Partial<Record<VenueId, () => FakeBucketUsage[]>> = {}
   const seeders: Partial<
     Record<VenueId, (owner: string, accountIndex?: number) => Seeded>
   > = {}
+  const saved: Partial<Record<VenueId, () => unknown>> = {}
+  const versions: Array<() => number> = []
   const urls: Partial<Record<VenueId, string>> = { ...given }
   const now = () => sim.clock.now()
   // the fakes refuse what the venues would, by the wall clock (as the
@@ -89,6 +100,7 @@ export async function composeVenues(
               isMainnet: options.hlMainnet,
               now,
               rateLimits,
+              restore: restore.hl,
             })
           : venue === 'aster'
             ? await startAsterFake({
@@ -97,6 +109,7 @@ export async function composeVenues(
                 testnet: options.asterTestnet,
                 now,
                 rateLimits,
+                restore: restore.aster,
               })
             : await startLighterFake({
                 exchange: sim.exchanges[venue],
@@ -105,9 +118,12 @@ export async function composeVenues(
                 testnet: options.config.lighterTestnet,
                 now,
                 rateLimits,
+                restore: restore[venue],
               })
       closers.push(fake.close)
       usage[venue] = fake.rateLimitUsage
+      saved[venue] = fake.toSnapshot
+      versions.push(fake.version)
       seeders[venue] = seederOf(fake, options.config)
       urls[venue] = fake.url
     }
@@ -115,7 +131,17 @@ export async function composeVenues(
     for (const close of closers) await close()
     throw err
   }
-  const protocol = composeProtocolVenues(urls, options)
+  // the adapters of the venues simulated here follow their settlements
+  const simFundingIntervalMs = Object.fromEntries(
+    Object.keys(saved).map((v) => [
+      v,
+      sim.exchanges[v as VenueId].fundingIntervalMs,
+    ]),
+  )
+  const protocol = composeProtocolVenues(urls, {
+    ...options,
+    simFundingIntervalMs,
+  })
   const adapters = protocol.adapters as Record<VenueId, VenueAdapter>
   const binders = protocol.binders as Record<VenueId, VenueBinder>
   return {
@@ -123,6 +149,7 @@ export async function composeVenues(
     binders,
     marketData: adapterMarketData(adapters),
     protocolUrls: urls,
+    simFundingIntervalMs,
     rateLimitUsage: () =>
       Object.fromEntries(
         Object.entries(usage).map(([v, read]) => [v, read()]),
@@ -132,6 +159,11 @@ export async function composeVenues(
       if (!seed) throw new Error(`${venue} is not served by a local fake`)
       return seed(owner, accountIndex)
     },
+    fakeSnapshots: () =>
+      Object.fromEntries(
+        Object.entries(saved).map(([v, snapshot]) => [v, snapshot()]),
+      ) as SimFakeSnapshots,
+    fakesVersion: () => versions.reduce((n, version) => n + version(), 0),
     close: async () => {
       protocol.close()
       for (const close of closers) await close()

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path'
 import {
   createAdapterOrderLookup,
   createAesGcmSecrets,
@@ -16,6 +17,7 @@ import { composeRemoteVenues } from '../composeRemoteVenues.js'
 import { composeServerDeps } from '../composeServerDeps.js'
 import { composeVenues } from '../composeVenues.js'
 import { composeWorkerDeps } from '../composeWorkerDeps.js'
+import { durationFlag } from '../durationFlag.js'
 import { deriveKey } from '../masterKey.js'
 import { assertPortsFree } from '../portsFree.js'
 import {
@@ -27,12 +29,18 @@ import {
   openRuntime,
 } from '../runtimeConfig.js'
 import { describeShutdown } from '../shutdownReport.js'
+import {
+  loadSimState,
+  simStatePath,
+  startSimStatePersistence,
+} from '../simStatePersistence.js'
 
 interface UpFlags extends CommonFlags {
   port: string
   host: string
   simPort: string
   seed: string
+  fundingInterval?: string
   hlUrl?: string
   lighterUrl?: string
   lighterMainnetUrl?: string
@@ -41,6 +49,7 @@ interface UpFlags extends CommonFlags {
 }
 
 const DEFAULT_SIM_URL = process.env.DN_SIM_URL ?? 'http://127.0.0.1:8081'
+const HOUR_MS = 3_600_000
 
 /**
  * `dn up`: the whole service on this machine: HTTP API, worker and
@@ -67,15 +76,31 @@ async function runUp(flags: UpFlags, mode: 'up' | 'serve'): Promise<void> {
         ]
       : []),
   ])
-  const { masterKey, store } = await openRuntime(flags, mode === 'up')
+  const fundingIntervalMs =
+    mode === 'up' && flags.fundingInterval !== undefined
+      ? durationFlag(
+          '--funding-interval (or DN_SIM_FUNDING_INTERVAL)',
+          flags.fundingInterval,
+          1000,
+          24 * HOUR_MS,
+        )
+      : undefined
+  // an unusable saved simulator stops `dn up` before anything is written
+  const saved = mode === 'up' ? loadSimState(resolve(flags.data)) : null
+  const { dataDir, masterKey, store } = await openRuntime(flags, mode === 'up')
   const bindingConfig = bindingConfigFromEnv(env)
   const urls = protocolUrlsFromEnv(env, flags)
-  const sim = createSimVenues({ seed: Number(flags.seed) })
+  const sim = createSimVenues({
+    seed: Number(flags.seed),
+    sharedUnderlying: mode === 'up',
+    fundingIntervalMs,
+    restore: saved?.sim,
+  })
   const options = protocolVenueOptions(env, store, masterKey)
   // `dn up` runs the venues; `dn serve` speaks to the same ones as workers
   const venues =
     mode === 'up'
-      ? await composeVenues(sim, urls, options)
+      ? await composeVenues(sim, urls, options, saved?.fakes)
       : await composeRemoteVenues(
           flags.simUrl ?? DEFAULT_SIM_URL,
           urls,
@@ -106,11 +131,18 @@ async function runUp(flags: UpFlags, mode: 'up' | 'serve'): Promise<void> {
   const parts = [`api ${server.url}`]
   let stopWorker = async (): Promise<WorkerStopReport | undefined> => undefined
   let stopFaucet = async () => {}
+  let saveSim = () => {}
   if (mode === 'up') {
+    const saver = startSimStatePersistence(dataDir, sim, venues)
+    saveSim = () => {
+      saver.stop()
+      saver.saveNow()
+    }
     const faucet = await startFaucetServer({
       venues: sim,
       port: Number(flags.simPort),
       protocolUrls: venues.protocolUrls,
+      fundingIntervalMs: venues.simFundingIntervalMs,
     })
     stopFaucet = faucet.close
     const worker = startWorker(
@@ -134,6 +166,8 @@ async function runUp(flags: UpFlags, mode: 'up' | 'serve'): Promise<void> {
     const http = await server.close()
     const worker = await stopWorker()
     await stopFaucet()
+    // after the last request: what the venues hold now is what is saved
+    saveSim()
     await venues.close()
     await store.close()
     return describeShutdown({ http, worker })
@@ -145,6 +179,11 @@ async function runUp(flags: UpFlags, mode: 'up' | 'serve'): Promise<void> {
     [
       `dn: ${parts.join(', ')} (store: ${store.dialect}, env: ${deps.env})`,
       `dn: venue protocols: ${protocols.join(', ')}`,
+      ...(saved
+        ? [
+            `dn: simulated venues restored from ${simStatePath(dataDir)} (saved ${new Date(saved.savedAt).toISOString()})`,
+          ]
+        : []),
       ...(mode === 'up'
         ? [
             'dn: next, in another terminal: npx dn wallet new && npx dn faucet && npx dn bind --venues hl,aster (README: "Using it"); Ctrl-C stops',
@@ -167,7 +206,7 @@ export function registerUpCommands(program: Command): void {
       .option('--host <host>', 'address to bind', '127.0.0.1')
       .option(
         '--data <dir>',
-        'data folder (SQLite file, master key)',
+        'data folder (SQLite file, master key, saved simulated venues)',
         process.env.DN_DATA ?? '.dn',
       )
       .option(
@@ -176,6 +215,11 @@ export function registerUpCommands(program: Command): void {
       )
       .option('--seed <n>', 'seed of the simulated markets', '1')
     if (mode === 'up') {
+      cmd.option(
+        '--funding-interval <duration>',
+        'how often the simulated venues settle funding, e.g. 60s, 5m, 1h (DN_SIM_FUNDING_INTERVAL)',
+        process.env.DN_SIM_FUNDING_INTERVAL,
+      )
       addVenueUrlOptions(cmd, 'a local protocol fake')
       cmd.option(
         '--sim-port <port>',

@@ -6,33 +6,33 @@ import {
 } from './scheduledCancels.js'
 import { settleFunding } from './settleFunding.js'
 import { setOrderState } from './simOrder.js'
-import { accountOf, HOUR_MS, type SimState } from './simState.js'
+import { accountOf, type SimState } from './simState.js'
 
 /**
  * Brings the venue up to `clock.now()`, one event at a time in time order:
  * a due dead-man switch cancels its orders first; every step boundary
  * moves all marks, fills resting orders the marks crossed and liquidates;
- * every UTC hour boundary settles funding (after the step that shares its
- * instant). Called first by every engine
+ * every funding boundary (the UTC hour by default) settles funding
+ * (after the step that shares its instant). Called first by every engine
  * operation, so the outcome depends on seed and times only, never on how
- * often anyone asked.
+ * often anyone asked: a restored snapshot replays the same.
  */
 export function advanceSim(state: SimState): void {
   const now = state.clock.now()
   for (;;) {
     const stepAt = (state.step + 1) * state.stepMs
-    const hourAt = (state.hour + 1) * HOUR_MS
+    const fundingAt = (state.fundingPeriod + 1) * state.fundingIntervalMs
     const cancelAt = nextScheduledCancelAt(state)
-    const at = Math.min(stepAt, hourAt, cancelAt)
+    const at = Math.min(stepAt, fundingAt, cancelAt)
     if (at > now) return
     if (cancelAt === at) fireScheduledCancels(state, at)
     if (stepAt === at) {
       state.step += 1
-      for (const m of state.markets.values()) m.walk.step()
+      for (const m of state.markets.values()) m.walk.step(state.step)
       reactToMarks(state, at)
     }
-    if (hourAt === at) {
-      state.hour += 1
+    if (fundingAt === at) {
+      state.fundingPeriod += 1
       settleFunding(state, at)
     }
   }

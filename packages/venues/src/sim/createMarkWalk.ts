@@ -1,16 +1,31 @@
 import { type Decimal, dec, roundPrice } from '@dn/core'
-import { hashSeed, randomInt, seededRandom } from './seededRandom.js'
+import {
+  hashSeed,
+  randomInt,
+  type SeededRandom,
+  seededRandom,
+} from './seededRandom.js'
 import type { SimMarket } from './simMarkets.js'
+
+/** What a walk needs to go on after a restart exactly as it would have. */
+export interface MarkWalkSnapshot {
+  readonly mark: string
+  readonly pinned: boolean
+  /** the walk's PRNG state (`SeededRandom.state`) */
+  readonly random: number
+}
 
 /** The mark of one market, moved one discrete step at a time. */
 export interface MarkWalk {
   readonly mark: Decimal
   /** true while a test pinned the mark */
   readonly pinned: boolean
-  /** one step: a move of -maxMoveBps..+maxMoveBps basis points */
-  step(): void
+  /** one step, to the engine's absolute step `at` */
+  step(at: number): void
   /** pins the mark (null resumes the walk from the pinned value) */
   pin(mark: Decimal | null): void
+  toSnapshot(): MarkWalkSnapshot
+  restore(snapshot: MarkWalkSnapshot): void
 }
 
 /**
@@ -25,7 +40,9 @@ export function createMarkWalk(
   seed: number,
   maxMoveBps = 5,
 ): MarkWalk {
-  const random = seededRandom(hashSeed(seed, market.venue, market.symbol))
+  let random: SeededRandom = seededRandom(
+    hashSeed(seed, market.venue, market.symbol),
+  )
   let mark = dec(market.initialMark)
   let pinned = false
   return {
@@ -44,6 +61,12 @@ export function createMarkWalk(
     pin(next) {
       pinned = next !== null
       if (next !== null) mark = next
+    },
+    toSnapshot: () => ({ mark: mark.toString(), pinned, random: random.state }),
+    restore(s) {
+      mark = dec(s.mark)
+      pinned = s.pinned
+      random = seededRandom(s.random)
     },
   }
 }

@@ -72,17 +72,19 @@ test('error: 404, 405, 415', async () => {
   expect(await text.json()).toMatchObject({ code: 'unsupported_media_type' })
 })
 
-test('GET /venues publishes where the protocol fakes listen', async () => {
+test('GET /venues publishes where the protocol fakes listen and how often they settle funding', async () => {
   const published = await startFaucetServer({
     venues,
     port: 0,
     protocolUrls: { hl: 'http://127.0.0.1:1234' },
+    fundingIntervalMs: { hl: 60_000 },
   })
   try {
     const res = await fetch(`${published.url}/venues`)
     expect(res.status).toBe(200)
     expect(await res.json()).toEqual({
       protocolUrls: { hl: 'http://127.0.0.1:1234' },
+      fundingIntervalMs: { hl: 60_000 },
     })
     const post = await fetch(`${published.url}/venues`, { method: 'POST' })
     expect(post.status).toBe(405)
@@ -91,7 +93,7 @@ test('GET /venues publishes where the protocol fakes listen', async () => {
     await published.close()
   }
   const none = await fetch(`${server.url}/venues`)
-  expect(await none.json()).toEqual({ protocolUrls: {} })
+  expect(await none.json()).toEqual({ protocolUrls: {}, fundingIntervalMs: {} })
 })
 
 test('error: binds loopback only', async () => {

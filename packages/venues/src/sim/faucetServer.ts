@@ -20,6 +20,11 @@ export interface FaucetServerOptions {
    * simulated venues
    */
   readonly protocolUrls?: Readonly<Partial<Record<VenueId, string>>>
+  /**
+   * How often each of those fakes' venues settles funding (ms), published
+   * beside their URLs so a separate worker's adapters follow it too
+   */
+  readonly fundingIntervalMs?: Readonly<Partial<Record<VenueId, number>>>
 }
 
 export interface FaucetServer {
@@ -103,7 +108,10 @@ async function handle(
     if (req.method !== 'GET') {
       throw new FaucetHttpError(405, 'method_not_allowed', 'use GET', 'GET')
     }
-    return { protocolUrls: options.protocolUrls ?? {} }
+    return {
+      protocolUrls: options.protocolUrls ?? {},
+      fundingIntervalMs: options.fundingIntervalMs ?? {},
+    }
   }
   if (path === '/rpc' && req.method === 'POST') {
     let rpc: unknown

@@ -4,6 +4,7 @@
  * `dn up` and the tests use it; the production adapters (`@dn/venues`)
  * never load it.
  */
+export type { AsterFakeSnapshot } from './asterFake/asterFakeSnapshot.js'
 export type { AsterFakeAgent } from './asterFake/asterFakeState.js'
 export {
   type AsterFake,
@@ -21,12 +22,14 @@ export {
   type FaucetServerOptions,
   startFaucetServer,
 } from './faucetServer.js'
+export type { HlFakeSnapshot } from './hyperliquidFake/hlFakeSnapshot.js'
 export type { HlFakeAgent } from './hyperliquidFake/hlFakeState.js'
 export {
   type HyperliquidFake,
   type HyperliquidFakeOptions,
   startHyperliquidFake,
 } from './hyperliquidFake/startHyperliquidFake.js'
+export type { LighterFakeSnapshot } from './lighterFake/lighterFakeSnapshot.js'
 export {
   type LighterFake,
   type LighterFakeOptions,
@@ -62,9 +65,23 @@ export {
 } from './simRpcAdapter.js'
 export type { SimFaults, SimLiquidation } from './simState.js'
 export {
+  readSimStateFile,
+  SIM_STATE_VERSION,
+  type SimFakeSnapshots,
+  type SimStateFile,
+  SimStateFileError,
+  writeSimStateFile,
+} from './simStateFile.js'
+export {
+  type SimStateSaver,
+  startSimStateSaver,
+} from './simStateSaver.js'
+export type { SimStateSnapshot } from './simStateSnapshot.js'
+export {
   createSimVenues,
   DEFAULT_FAUCET_USD,
   type SimVenues,
   type SimVenuesOptions,
+  type SimVenuesSnapshot,
 } from './simVenues.js'
 export type { SimBook, SimLevel } from './syntheticBook.js'

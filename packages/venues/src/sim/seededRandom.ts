@@ -1,17 +1,25 @@
+/** A draw in [0, 1); `state` is what to seed a copy that goes on from here. */
+export interface SeededRandom {
+  (): number
+  readonly state: number
+}
+
 /**
  * A tiny seeded PRNG (mulberry32): 32 bits of state, uniform floats in
  * [0, 1). The simulator draws only integers from it (move sizes, fault
- * rolls); prices never pass through a float.
+ * rolls); prices never pass through a float. `seededRandom(r.state)`
+ * continues `r`'s sequence (a saved simulator resumes its walks).
  */
-export function seededRandom(seed: number): () => number {
+export function seededRandom(seed: number): SeededRandom {
   let a = seed >>> 0
-  return () => {
+  const next = () => {
     a = (a + 0x6d2b79f5) >>> 0
     let t = a
     t = Math.imul(t ^ (t >>> 15), t | 1)
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
     return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
   }
+  return Object.defineProperty(next, 'state', { get: () => a }) as SeededRandom
 }
 
 /**

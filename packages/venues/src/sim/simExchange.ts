@@ -34,7 +34,13 @@ import {
   type SimLiquidation,
   type SimState,
 } from './simState.js'
+import {
+  restoreSimState,
+  type SimStateSnapshot,
+  simStateToSnapshot,
+} from './simStateSnapshot.js'
 import type { SimBook } from './syntheticBook.js'
+import type { UnderlyingPrices } from './underlyingPrices.js'
 
 export interface SimExchangeOptions {
   readonly venue: VenueId
@@ -46,6 +52,15 @@ export interface SimExchangeOptions {
   readonly markets?: readonly SimMarket[]
   /** length of one mark step in ms @default 1000 */
   readonly stepMs?: number
+  /** funding settles at every multiple of this, Unix ms @default 3_600_000 */
+  readonly fundingIntervalMs?: number | undefined
+  /**
+   * one price per asset shared with other venues (each mark keeps a basis
+   * to it); absent: every market walks on its own
+   */
+  readonly underlying?: UnderlyingPrices | undefined
+  /** a saved engine of this venue to go on from (`toSnapshot()`) */
+  readonly restore?: SimStateSnapshot | undefined
 }
 
 export interface SimAccountView {
@@ -134,6 +149,18 @@ export interface SimExchange {
   /** a seeded draw: true with the configured rate of that fault */
   rollFault(kind: 'reject' | 'timeoutAfterAccept'): boolean
   stats(): SimExchangeStats
+  /** the funding interval in ms (settlements at its multiples) */
+  readonly fundingIntervalMs: number
+  /** the next funding settlement, Unix ms */
+  nextFundingAt(): number
+  /** the whole engine as JSON, brought up to now first */
+  toSnapshot(): SimStateSnapshot
+  /**
+   * grows with every change a caller made (orders, accounts, faucet,
+   * leverage, switches, pins): what happens by itself as time passes
+   * replays the same from an older snapshot, so only these need saving
+   */
+  version(): number
 }
 
 /**
@@ -149,9 +176,17 @@ export function createSimExchange(options: SimExchangeOptions): SimExchange {
     clock: options.clock,
     stepMs: options.stepMs ?? 1000,
     markets: options.markets ?? SIM_MARKETS,
+    fundingIntervalMs: options.fundingIntervalMs,
+    underlying: options.underlying,
   })
+  if (options.restore) restoreSimState(state, options.restore)
   const sync = <T>(fn: () => T): T => {
     advanceSim(state)
+    return fn()
+  }
+  /** a caller's change: counted whether or not it was refused */
+  const change = <T>(fn: () => T): T => {
+    state.version += 1
     return fn()
   }
   return {
@@ -164,8 +199,9 @@ export function createSimExchange(options: SimExchangeOptions): SimExchange {
     },
     quote: (symbol) => sync(() => quote(state, symbol)),
     book: (symbol) => sync(() => liveBook(state, marketOf(state, symbol))),
-    setMark: (symbol, mark) => sync(() => pinMark(state, symbol, mark)),
-    faucet: (owner, usd) => sync(() => faucet(state, owner, usd)),
+    setMark: (symbol, mark) =>
+      change(() => sync(() => pinMark(state, symbol, mark))),
+    faucet: (owner, usd) => change(() => sync(() => faucet(state, owner, usd))),
     accountIndex: (owner) => accountOf(state, owner).accountIndex,
     ownerOf: (index) => {
       for (const a of state.accounts.values()) {
@@ -175,16 +211,17 @@ export function createSimExchange(options: SimExchangeOptions): SimExchange {
     },
     account: (owner) => sync(() => accountView(state, owner)),
     setLeverage: (owner, market, leverage, mode) =>
-      setSimLeverage(state, owner, market, leverage, mode),
-    place: (owner, request) => placeSimOrder(state, owner, request),
+      change(() => setSimLeverage(state, owner, market, leverage, mode)),
+    place: (owner, request) =>
+      change(() => placeSimOrder(state, owner, request)),
     order: (owner, cloid, market) =>
       sync(() => findOrder(state, owner, cloid, market)),
     cancel: (owner, cloid, market) =>
-      cancelSimOrder(state, owner, cloid, market),
+      change(() => cancelSimOrder(state, owner, cloid, market)),
     openOrders: (owner) => sync(() => openOrders(state, owner)),
     // up to now first: a schedule never reaches back before its arming
     scheduleCancel: (owner, at, market) =>
-      sync(() => scheduleSimCancel(state, owner, at, market)),
+      change(() => sync(() => scheduleSimCancel(state, owner, at, market))),
     scheduledCancels: (owner) =>
       sync(() =>
         [...state.scheduledCancels.values()]
@@ -207,7 +244,15 @@ export function createSimExchange(options: SimExchangeOptions): SimExchange {
       rejected: state.rejected,
       byClientOrderId: new Map(state.byClientOrderId),
     }),
+    fundingIntervalMs: state.fundingIntervalMs,
+    nextFundingAt: () => sync(() => nextFundingAt(state)),
+    toSnapshot: () => sync(() => simStateToSnapshot(state)),
+    version: () => state.version,
   }
+}
+
+function nextFundingAt(state: SimState): number {
+  return (state.fundingPeriod + 1) * state.fundingIntervalMs
 }
 
 function rulesOf(market: SimMarket): MarketRules {
@@ -225,7 +270,10 @@ function quote(state: SimState, symbol: string): MarketQuote {
     mark: decString(mark),
     bid: decString(book.bids[0]?.price ?? mark),
     ask: decString(book.asks[0]?.price ?? mark),
-    fundingRateHourly: decString(fundingRate(m.market, state.seed, state.hour)),
+    fundingRateHourly: decString(
+      fundingRate(m.market, state.seed, state.fundingPeriod),
+    ),
+    nextFundingAt: nextFundingAt(state),
   }
 }
 

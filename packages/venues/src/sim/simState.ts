@@ -8,13 +8,15 @@ import {
   type VenueId,
   VenueRejectedError,
 } from '@dn/core'
+import { createBasisWalk } from './createBasisWalk.js'
 import { createMarkWalk, type MarkWalk } from './createMarkWalk.js'
 import { hashSeed, seededRandom } from './seededRandom.js'
 import type { SimMarket } from './simMarkets.js'
 import type { SimOrder } from './simOrder.js'
+import type { UnderlyingPrices } from './underlyingPrices.js'
 import { type VenueStyle, venueStyle } from './venueStyle.js'
 
-/** Funding settles at every UTC hour boundary. */
+/** Funding settles at every UTC hour boundary unless told otherwise. */
 export const HOUR_MS = 3_600_000
 
 /** A net position; `size` is signed (positive long). */
@@ -92,6 +94,8 @@ export interface SimState {
   readonly seed: number
   readonly clock: Clock
   readonly stepMs: number
+  /** funding settles at every multiple of this (Unix ms) */
+  readonly fundingIntervalMs: number
   readonly style: VenueStyle
   readonly markets: Map<string, SimMarketState>
   /** by lowercased owner */
@@ -103,9 +107,11 @@ export interface SimState {
   readonly byClientOrderId: Map<string, number>
   /** dead-man switches by `owner|market` (`owner|*`: the whole account) */
   readonly scheduledCancels: Map<string, SimScheduledCancel>
-  /** last step and UTC hour already evaluated */
+  /** last step and funding period (ms / fundingIntervalMs) evaluated */
   step: number
-  hour: number
+  fundingPeriod: number
+  /** counts changes only a caller makes (time replays from a snapshot) */
+  version: number
   nextAccountIndex: number
   nextOrderId: number
   nextTradeId: number
@@ -121,6 +127,10 @@ interface SimStateOptions {
   readonly clock: Clock
   readonly stepMs: number
   readonly markets: readonly SimMarket[]
+  /** @default HOUR_MS */
+  readonly fundingIntervalMs?: number | undefined
+  /** venues sharing one price per asset; absent: each market walks alone */
+  readonly underlying?: UnderlyingPrices | undefined
 }
 
 /**
@@ -129,12 +139,16 @@ interface SimStateOptions {
  */
 export function createSimState(o: SimStateOptions): SimState {
   const now = o.clock.now()
+  const step = Math.floor(now / o.stepMs)
+  const fundingIntervalMs = o.fundingIntervalMs ?? HOUR_MS
   const markets = new Map<string, SimMarketState>()
   for (const market of o.markets) {
     if (market.venue !== o.venue) continue
     markets.set(market.symbol, {
       market,
-      walk: createMarkWalk(market, o.seed),
+      walk: o.underlying
+        ? createBasisWalk(market, o.seed, o.underlying, step)
+        : createMarkWalk(market, o.seed),
       taken: { key: '', bids: new Map(), asks: new Map() },
     })
   }
@@ -143,6 +157,7 @@ export function createSimState(o: SimStateOptions): SimState {
     seed: o.seed,
     clock: o.clock,
     stepMs: o.stepMs,
+    fundingIntervalMs,
     style: venueStyle(o.venue),
     markets,
     accounts: new Map(),
@@ -150,8 +165,9 @@ export function createSimState(o: SimStateOptions): SimState {
     resting: new Set(),
     byClientOrderId: new Map(),
     scheduledCancels: new Map(),
-    step: Math.floor(now / o.stepMs),
-    hour: Math.floor(now / HOUR_MS),
+    step,
+    fundingPeriod: Math.floor(now / fundingIntervalMs),
+    version: 0,
     nextAccountIndex: 1,
     nextOrderId: 1,
     nextTradeId: 1,

@@ -12,6 +12,11 @@ import {
 import { createPaperAdapter } from './paperAdapter.js'
 import { createSimExchange, type SimExchange } from './simExchange.js'
 import type { SimMarket } from './simMarkets.js'
+import type { SimStateSnapshot } from './simStateSnapshot.js'
+import {
+  createUnderlyingPrices,
+  type UnderlyingPricesSnapshot,
+} from './underlyingPrices.js'
 
 export interface SimVenuesOptions {
   /** @default 1 */
@@ -22,6 +27,22 @@ export interface SimVenuesOptions {
   readonly markets?: readonly SimMarket[]
   /** @default 1000 */
   readonly stepMs?: number
+  /** funding settles at every multiple of this, ms @default 3_600_000 */
+  readonly fundingIntervalMs?: number | undefined
+  /**
+   * every venue quotes one underlying price per asset, each with a small
+   * basis of its own (`dn up`); off, every market walks alone (the seeded
+   * runs tests pin numbers on) @default false
+   */
+  readonly sharedUnderlying?: boolean | undefined
+  /** saved venues to go on from (`toSnapshot()`) */
+  readonly restore?: SimVenuesSnapshot | undefined
+}
+
+/** Every engine and the shared prices, as JSON. */
+export interface SimVenuesSnapshot {
+  readonly venues: Partial<Record<VenueId, SimStateSnapshot>>
+  readonly underlying: UnderlyingPricesSnapshot | null
 }
 
 /** Every simulated venue, its paper adapter, and market data over them. */
@@ -37,6 +58,10 @@ export interface SimVenues {
     owner: string,
     collateralUsd?: DecimalInput,
   ): { accountIndex: number }
+  /** every engine brought up to now, then the shared prices */
+  toSnapshot(): SimVenuesSnapshot
+  /** the sum of the engines' versions (see SimExchange.version) */
+  version(): number
 }
 
 export const DEFAULT_FAUCET_USD = 100_000
@@ -47,15 +72,24 @@ export const DEFAULT_FAUCET_USD = 100_000
  */
 export function createSimVenues(options: SimVenuesOptions = {}): SimVenues {
   const clock = options.clock ?? systemClock
+  const seed = options.seed ?? 1
+  const restore = options.restore
+  const underlying =
+    options.sharedUnderlying || restore?.underlying
+      ? createUnderlyingPrices(seed, restore?.underlying ?? undefined)
+      : undefined
   const exchanges = {} as Record<VenueId, SimExchange>
   const adapters = {} as Record<VenueId, VenueAdapter>
   for (const venue of VENUES) {
     exchanges[venue] = createSimExchange({
       venue,
-      seed: options.seed ?? 1,
+      seed,
       clock,
       ...(options.markets ? { markets: options.markets } : {}),
       ...(options.stepMs ? { stepMs: options.stepMs } : {}),
+      fundingIntervalMs: options.fundingIntervalMs,
+      underlying,
+      restore: restore?.venues[venue],
     })
     adapters[venue] = createPaperAdapter(exchanges[venue])
   }
@@ -82,5 +116,13 @@ export function createSimVenues(options: SimVenuesOptions = {}): SimVenues {
     clock,
     faucet: (venue, owner, usd = DEFAULT_FAUCET_USD) =>
       exchanges[venue].faucet(owner, usd),
+    toSnapshot() {
+      // engines first: bringing them to now walks the shared prices too
+      const venues = Object.fromEntries(
+        VENUES.map((v) => [v, exchanges[v].toSnapshot()]),
+      )
+      return { venues, underlying: underlying?.toSnapshot() ?? null }
+    },
+    version: () => VENUES.reduce((n, v) => n + exchanges[v].version(), 0),
   }
 }

@@ -8,7 +8,6 @@ import {
   hourStart,
   type MarketQuote,
   type MarketRules,
-  nextHourAfter,
   type ReadOptions,
   type RequestBudget,
   type RequestPriority,
@@ -107,6 +106,14 @@ export interface HyperliquidAdapterOptions {
   readonly nonceSource?:
     | ((signer: string, nowMs: number) => Promise<number>)
     | undefined
+  /**
+   * The venue settles funding at every multiple of this: a simulator's
+   * `--funding-interval` (Hyperliquid itself settles hourly). Other than
+   * the hour, funding is read from `userFunding` only, since the
+   * positions' cumFunding between two reads may span several settlements.
+   * @default 3_600_000
+   */
+  readonly fundingIntervalMs?: number | undefined
 }
 
 const TIF: Record<VenueOrderRequest['timeInForce'], HlTif> = {
@@ -133,6 +140,11 @@ export function createHyperliquidAdapter(
   options: HyperliquidAdapterOptions,
 ): VenueAdapter {
   const clock = options.clock ?? systemClock
+  const fundingInterval = options.fundingIntervalMs ?? HOUR_MS
+  /** the settlement a payment at `t` belongs to (the hour on Hyperliquid) */
+  const settlementOf = (t: number) =>
+    Math.floor(t / fundingInterval) * fundingInterval
+  const nextSettlement = (t: number) => settlementOf(t) + fundingInterval
   const ttl = options.metaTtlMs ?? 60_000
   const budget = options.budget ?? createHlBudget({ clock })
   const post: HlPost = createHlTransport({
@@ -259,6 +271,7 @@ export function createHyperliquidAdapter(
     since: number,
     read: ReadOptions | undefined,
   ): Promise<FundingPayment[] | undefined> {
+    if (fundingInterval !== HOUR_MS) return undefined
     const now = clock.now()
     const settled = hourStart(now)
     // the hour's settlement may be landing: the venue's record tells
@@ -315,7 +328,7 @@ export function createHyperliquidAdapter(
           symbol,
           s,
           s.fundingRate,
-          nextHourAfter(s.at),
+          nextSettlement(s.at),
         )
       }
       const hit = await listing.ctx(symbol, marketMaxAge)
@@ -326,7 +339,7 @@ export function createHyperliquidAdapter(
       return {
         at,
         // Hyperliquid settles funding on the hour
-        nextFundingAt: nextHourAfter(at),
+        nextFundingAt: nextSettlement(at),
         venue: 'hl',
         symbol,
         mark: ctx.markPx,
@@ -536,7 +549,7 @@ export function createHyperliquidAdapter(
         rows
           // a payment is dated by the hour it settles: the same time
           // whether a state change or this history showed it
-          .map((p) => ({ ...p, time: hourStart(p.time) }))
+          .map((p) => ({ ...p, time: settlementOf(p.time) }))
           .filter((p) => p.coin === market && p.time >= startTime)
           .map((p) => ({
             market,

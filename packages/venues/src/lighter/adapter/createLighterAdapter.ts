@@ -2,9 +2,9 @@ import {
   type Clock,
   createSharedRead,
   type FundingPayment,
+  HOUR_MS,
   type MarketQuote,
   type MarketRules,
-  nextHourAfter,
   type ReadOptions,
   type StreamedAccount,
   systemClock,
@@ -129,6 +129,11 @@ export interface LighterAdapterOptions {
     | undefined
   /** integrator account sent as attribute 1 on orders @default none */
   readonly integratorAccountIndex?: number | null | undefined
+  /**
+   * The venue settles funding at every multiple of this: a simulator's
+   * `--funding-interval` (Lighter itself settles hourly) @default 3_600_000
+   */
+  readonly fundingIntervalMs?: number | undefined
 }
 
 /** Auth tokens live 10 minutes and are renewed a minute before. */
@@ -162,6 +167,9 @@ export function createLighterAdapter(
 ): VenueAdapter {
   const venue = requireLighterVenue(options.venue)
   const clock = options.clock ?? systemClock
+  const fundingInterval = options.fundingIntervalMs ?? HOUR_MS
+  const nextSettlement = (t: number) =>
+    Math.floor(t / fundingInterval) * fundingInterval + fundingInterval
   const ttl = options.metaTtlMs ?? 60_000
   const transport = createLighterTransport({
     baseUrl: options.baseUrl,
@@ -329,7 +337,7 @@ export function createLighterAdapter(
           symbol,
           s,
           s.fundingRate,
-          nextHourAfter(s.at),
+          nextSettlement(s.at),
         )
       }
       const [snap, rates] = await Promise.all([
@@ -349,7 +357,7 @@ export function createLighterAdapter(
         ask: m.mark,
         fundingRateHourly: rates.value.get(m.marketId) ?? '0',
         at: snap.at,
-        nextFundingAt: nextHourAfter(snap.at),
+        nextFundingAt: nextSettlement(snap.at),
       }
     },
 

@@ -13,13 +13,12 @@ import { AsterFakeError } from './asterFakeError.js'
 import type { AsterFakeState } from './asterFakeState.js'
 
 /**
- * The engine settles funding every hour; the fake publishes an 8 h
- * interval with the rate scaled to it, so `rate / interval` is the engine's
- * hourly rate (as on Aster, where intervals are 8 h or 4 h).
+ * The engine settles funding every hour (or `--funding-interval`); the
+ * fake publishes an 8 h interval with the rate scaled to it, so `rate /
+ * interval` is the engine's hourly rate (as on Aster, where intervals are
+ * 8 h or 4 h), and the engine's next settlement as `nextFundingTime`.
  */
 const FAKE_FUNDING_INTERVAL_HOURS = 8
-
-const HOUR = 3_600_000
 
 type Query = URLSearchParams
 
@@ -104,7 +103,7 @@ function premium(state: AsterFakeState, symbol: string) {
       dec(q.fundingRateHourly).mul(FAKE_FUNDING_INTERVAL_HOURS),
     ),
     interestRate: '0.00010000',
-    nextFundingTime: Math.floor(now / HOUR) * HOUR + HOUR,
+    nextFundingTime: state.exchange.nextFundingAt(),
     time: now,
   }
 }

@@ -48,6 +48,8 @@ export interface AsterFakeState {
   readonly orders: Map<string, AsterFakeOrder>
   readonly byOrderId: Map<number, AsterFakeOrder>
   nextOrderId: number
+  /** grows with every signed request and seeded agent: what to save */
+  version: number
 }
 
 /** Aster keeps the most recent 100 nonces per user. */
@@ -71,6 +73,7 @@ export function createAsterFakeState(
     orders: new Map(),
     byOrderId: new Map(),
     nextOrderId: 1,
+    version: 0,
   }
 }
 

@@ -22,6 +22,11 @@ import { createAsterFakeListenKeys } from './asterFakeListenKeys.js'
 import { handleMarket } from './asterFakeMarket.js'
 import { cancelOrder, placeOrder, queryOrder } from './asterFakeOrders.js'
 import {
+  type AsterFakeSnapshot,
+  asterFakeToSnapshot,
+  restoreAsterFake,
+} from './asterFakeSnapshot.js'
+import {
   type AsterFakeAgent,
   type AsterFakeState,
   createAsterFakeState,
@@ -62,6 +67,8 @@ export interface AsterFakeOptions {
    * change pushed as an ACCOUNT_UPDATE on their user streams @default 200
    */
   readonly userStreamIntervalMs?: number | undefined
+  /** a saved fake to go on from (`toSnapshot()`), over the saved engine */
+  readonly restore?: AsterFakeSnapshot | undefined
 }
 
 export interface AsterFake {
@@ -98,6 +105,10 @@ export interface AsterFake {
   ): { builder: string | null; feeRate: string | null } | undefined
   /** every rate-limit bucket: requests, weight, refusals, peak */
   rateLimitUsage(): FakeBucketUsage[]
+  /** agents, fee approvals, nonces, modes and orders, as JSON */
+  toSnapshot(): AsterFakeSnapshot
+  /** grows with every change worth saving */
+  version(): number
 }
 
 const MAX_BODY = 64 * 1024
@@ -157,6 +168,7 @@ export async function startAsterFake(
     options.testnet ?? false,
     now,
   )
+  if (options.restore) restoreAsterFake(state, options.restore)
   const gate = createAsterFakeGate(options.rateLimits, now)
   const listenKeys = createAsterFakeListenKeys(now)
   /** USER_STREAM routes: signed like USER_DATA, one key per user */
@@ -212,6 +224,8 @@ export async function startAsterFake(
         return
       }
     }
+    // past the public reads, every request may change what is saved
+    state.version += 1
     if (route === 'POST /fapi/v3/approveAgent') {
       const { user, pairs } = await authenticateMain(state, raw, 'ApproveAgent')
       send(res, 200, approveAgent(state, user, pairs))
@@ -274,6 +288,7 @@ export async function startAsterFake(
       ...(state.agents.get(user.toLowerCase())?.values() ?? []),
     ],
     seedAgent(user, agent, builder) {
+      state.version += 1
       const u = user.toLowerCase()
       if (builder) {
         state.builders.set(
@@ -300,6 +315,8 @@ export async function startAsterFake(
       return o && { builder: o.builder, feeRate: o.feeRate }
     },
     rateLimitUsage: () => gate.usage(),
+    toSnapshot: () => asterFakeToSnapshot(state),
+    version: () => state.version,
   }
 }
 

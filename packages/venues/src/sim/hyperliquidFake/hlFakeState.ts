@@ -43,6 +43,8 @@ export interface HlFakeState {
   /** user → times its switch fired, for the limit of 10 a UTC day */
   readonly cancelTriggers: Map<string, number[]>
   nextPlain: number
+  /** grows with every `/exchange` action and seeded agent: what to save */
+  version: number
 }
 
 const NONCE_WINDOW = 100
@@ -67,6 +69,7 @@ export function createHlFakeState(
     scheduledCancels: new Map(),
     cancelTriggers: new Map(),
     nextPlain: 1,
+    version: 0,
   }
 }
 

@@ -19,6 +19,11 @@ import { listen, readBody } from '../loopbackHttp.js'
 import type { SimExchange } from '../simExchange.js'
 import { handleExchange } from './hlExchange.js'
 import {
+  type HlFakeSnapshot,
+  hlFakeToSnapshot,
+  restoreHlFake,
+} from './hlFakeSnapshot.js'
+import {
   approveAgent,
   createHlFakeState,
   type HlFakeAgent,
@@ -49,6 +54,8 @@ export interface HyperliquidFakeOptions {
    * at most this often @default 1000
    */
   readonly streamIntervalMs?: number
+  /** a saved fake to go on from (`toSnapshot()`), over the saved engine */
+  readonly restore?: HlFakeSnapshot | undefined
 }
 
 export interface HyperliquidFake {
@@ -73,6 +80,10 @@ export interface HyperliquidFake {
   seedAgent(user: string, agent: string): void
   /** every rate-limit bucket: requests, weight, refusals, peak */
   rateLimitUsage(): FakeBucketUsage[]
+  /** agents, fee approvals, nonces, orders and switches, as JSON */
+  toSnapshot(): HlFakeSnapshot
+  /** grows with every change worth saving */
+  version(): number
 }
 
 const MAX_BODY = 256 * 1024
@@ -99,6 +110,7 @@ export async function startHyperliquidFake(
     options.isMainnet ?? true,
     now,
   )
+  if (options.restore) restoreHlFake(state, options.restore)
   const { limiter } = resolveFakeLimits(
     options.rateLimits,
     () => HL_LIMITS,
@@ -156,6 +168,7 @@ export async function startHyperliquidFake(
       }
       return
     }
+    state.version += 1
     const answer = await handleExchange(state, body)
     if (options.exchange.rollFault('timeoutAfterAccept')) {
       req.socket.destroy()
@@ -183,8 +196,13 @@ export async function startHyperliquidFake(
     agents: (user) => [
       ...(state.agentsByUser.get(user.toLowerCase())?.values() ?? []),
     ],
-    seedAgent: (user, agent) => approveAgent(state, user, agent, 'dn'),
+    seedAgent: (user, agent) => {
+      state.version += 1
+      approveAgent(state, user, agent, 'dn')
+    },
     rateLimitUsage: () => limiter.usage(),
+    toSnapshot: () => hlFakeToSnapshot(state),
+    version: () => state.version,
   }
 }
 

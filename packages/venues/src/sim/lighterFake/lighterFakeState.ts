@@ -68,6 +68,8 @@ export interface LighterFakeState {
   readonly integrators: Map<number, Map<number, LighterFakeIntegrator>>
   nextOrderIndex: number
   nextPlain: number
+  /** grows with every tx and seeded key: what to save */
+  version: number
 }
 
 /** Lighter's mainnet ids for the symbols it lists; others follow. */
@@ -132,6 +134,7 @@ export function createLighterFakeState(
     integrators: new Map(),
     nextOrderIndex: FIRST_ORDER_INDEX,
     nextPlain: 1,
+    version: 0,
   }
 }
 

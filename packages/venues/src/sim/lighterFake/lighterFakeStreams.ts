@@ -89,7 +89,6 @@ interface LighterFakeStreamOptions {
 }
 
 const STREAM_PATH = '/stream'
-const HOUR_MS = 3_600_000
 
 export function createLighterFakeStreams(
   state: LighterFakeState,
@@ -109,7 +108,8 @@ export function createLighterFakeStreams(
     const q = new URLSearchParams()
     const details = handleRead(state, 'orderBookDetails', q, undefined)
       .order_book_details as Record<string, unknown>[]
-    const settled = Math.floor(state.exchange.now() / HOUR_MS) * HOUR_MS
+    const settled =
+      state.exchange.nextFundingAt() - state.exchange.fundingIntervalMs
     const out = new Map<number, Record<string, unknown>>()
     for (const d of details) {
       const id = d.market_id as number

@@ -26,6 +26,11 @@ import { createLighterFakeAttribution } from './lighterFakeAttribution.js'
 import { LighterFakeError } from './lighterFakeError.js'
 import { handleRead } from './lighterFakeReads.js'
 import {
+  type LighterFakeSnapshot,
+  lighterFakeToSnapshot,
+  restoreLighterFake,
+} from './lighterFakeSnapshot.js'
+import {
   createLighterFakeState,
   engineOrderId,
   keyId,
@@ -64,6 +69,8 @@ export interface LighterFakeOptions {
   readonly accountAllAuth?: LighterFakeAccountAuth
   /** replaces some of Lighter's WebSocket limits (tests) */
   readonly wsLimits?: Partial<LighterWsLimits>
+  /** a saved fake to go on from (`toSnapshot()`), over the saved engine */
+  readonly restore?: LighterFakeSnapshot | undefined
 }
 
 export interface LighterFake {
@@ -92,6 +99,10 @@ export interface LighterFake {
   streamClients(): number
   /** accounts subscribed to `account_all` on open WebSockets, sorted */
   streamedAccounts(): number[]
+  /** API keys, nonces, orders and integrators, as JSON */
+  toSnapshot(): LighterFakeSnapshot
+  /** grows with every change worth saving */
+  version(): number
 }
 
 const MAX_BODY = 256 * 1024
@@ -136,6 +147,7 @@ export async function startLighterFake(
     chainId,
     now,
   )
+  if (options.restore) restoreLighterFake(state, options.restore)
   const { limiter, lighterTier } = resolveFakeLimits(
     options.rateLimits,
     lighterLimits,
@@ -182,6 +194,7 @@ export async function startLighterFake(
           ),
         )
         if (refused(req, res, path, attribution.tx(form))) return
+        state.version += 1
         const answer = await handleSendTx(state, form)
         if (options.exchange.rollFault('timeoutAfterAccept')) {
           req.socket.destroy()
@@ -229,6 +242,7 @@ export async function startLighterFake(
     chainId,
     state,
     seedApiKey(accountIndex, apiKeyIndex, publicKey) {
+      state.version += 1
       state.keys.set(
         keyId(accountIndex, apiKeyIndex),
         publicKey.replace(/^0x/, '').toLowerCase(),
@@ -241,5 +255,7 @@ export async function startLighterFake(
       await listening.close()
     },
     rateLimitUsage: () => limiter.usage(),
+    toSnapshot: () => lighterFakeToSnapshot(state),
+    version: () => state.version,
   }
 }
