@@ -1,4 +1,4 @@
-import type { DnErrorCode } from './errorCodes.js'
+import type { DnErrorCode } from './generated/openapiTypes.js'
 
 /** An error answer from the service: `status` and its stable `code`. */
 export class DnApiError extends Error {

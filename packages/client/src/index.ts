@@ -4,8 +4,8 @@ export {
   type DnClientOptions,
   type WaitOptions,
 } from './createDnClient.js'
-export { DN_ERROR_CODES, type DnErrorCode } from './errorCodes.js'
 export { DnApiError, DnTimeoutError } from './errors.js'
+export { DN_ERROR_CODES } from './generated/openapiTypes.js'
 export {
   createTransport,
   type RequestOptions,

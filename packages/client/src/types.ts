@@ -1,33 +1,41 @@
-/** Wire types of the service (see GET /openapi.json). Decimals are strings. */
-export type Venue = 'aster' | 'hl' | 'lighter' | 'lighter-mainnet'
+/**
+ * Wire types of the service. What the service answers is generated from
+ * GET /openapi.json (generated/openapiTypes.ts, `npm run gen:client`); the
+ * request bodies stay written by hand, held to the route schemas by
+ * test/clientRoutes.test.ts. Decimals are strings.
+ */
+import type {
+  MarketList,
+  PerpOrderStatus,
+  TaskStatus,
+  Venue,
+} from './generated/openapiTypes.js'
 
-export interface Task {
-  taskId: string
-  longVenue: Venue
-  shortVenue: Venue
-  longMarket: string
-  shortMarket: string
-  sizeUsd: string
-  status: string
-  longSize: string | null
-  shortSize: string | null
-  longEntry: string | null
-  shortEntry: string | null
-  longPrice: string | null
-  shortPrice: string | null
-  longLeverage: string | null
-  shortLeverage: string | null
-  liqProtectionPct: string | null
-  sizeMismatchPct: string | null
-  fundingUsd: string
-  longMarginMode: string | null
-  shortMarginMode: string | null
-  closeReason: string | null
-  error: string | null
-  createdAt: string
-  updatedAt: string
-  closeRequestedAt: string | null
-}
+export type {
+  ApiKey,
+  BindingBatchStatus,
+  BindingSignRequest as SignRequest,
+  BindingVenueStatus,
+  CreatedApiKey,
+  DnErrorCode,
+  ErrorBody,
+  MarketList,
+  OrderAck,
+  PerpOrder,
+  PerpOrderResolution,
+  PerpOrderStatus,
+  RequestLog,
+  ResolveAck,
+  Task,
+  TaskAck,
+  TaskStatus,
+  Venue,
+  VenueBindingBatch,
+  VenueBindingResult,
+} from './generated/openapiTypes.js'
+
+/** One listed market; quote fields are null when the venue had no quote. */
+export type Market = MarketList['markets'][number]
 
 export interface CreateTask {
   longVenue: Venue
@@ -46,33 +54,6 @@ export interface ResizeTask {
   longTargetBase?: number
   shortTargetBase?: number
   disableSizeMismatchAutoClose?: boolean
-}
-
-export interface PerpOrder {
-  orderId: string
-  venue: Venue
-  market: string
-  side: 'long' | 'short'
-  orderType: 'market' | 'limit'
-  sizeBase: string
-  limitPrice: string | null
-  timeInForce: 'ioc' | 'gtc' | 'post_only'
-  slippageBps: number
-  reduceOnly: boolean
-  status: string
-  requestedBase: string | null
-  filledBase: string
-  averagePrice: string | null
-  clientOrderId: string
-  venueStatus: string | null
-  error: string | null
-  cancelRequestedAt: string | null
-  submittedAt: string | null
-  observedAt: string | null
-  expiresAt: string
-  createdAt: string
-  updatedAt: string
-  resolution?: Record<string, unknown> | null
 }
 
 export type CreatePerpOrder =
@@ -108,55 +89,14 @@ export interface ResolvePerpOrder {
   confirmWorkersStopped: true
 }
 
-/** One listed market; quote fields are null when the venue had no quote. */
-export interface Market {
-  symbol: string
-  tickSize: string
-  sizeStep: string
-  minBase: string
-  minNotionalUsd: string
-  maxLeverage: number
-  mark: string | null
-  bid: string | null
-  ask: string | null
-  fundingRateHourly: string | null
-  /** fundingRateHourly × 24 × 365 */
-  fundingApy: string | null
-  nextFundingAt: string | null
-}
-
-export interface MarketList {
-  venue: Venue
-  markets: Market[]
-}
-
-export interface RequestLog {
-  request_id: string
-  action: string
-  path: string
-  task_id: string | null
-  order_id: string | null
-  http_status: number
-  error_code: string | null
-  replayed: boolean
-  created_at: string
-}
-
-export interface ListQuery {
-  limit?: number
-  status?: string
-  updatedSince?: string
-  cursor?: string
-}
-
-export interface ApiKey {
-  keyId: string
-  owner: string
-  venues: Venue[]
-  maxSizeUsd: string
-  label: string | null
-  createdAt: string
-  revokedAt: string | null
+/** A list page's filter; pass a page's `nextCursor` back as `cursor`. */
+export interface ListQuery<S extends string = TaskStatus | PerpOrderStatus> {
+  /** 1..20 @default 20 */
+  limit?: number | undefined
+  status?: S | undefined
+  /** UTC date-time with 1..6 fractional digits, e.g. `2026-01-01T00:00:00.000Z` */
+  updatedSince?: string | undefined
+  cursor?: string | undefined
 }
 
 export type BindingTarget =
@@ -167,44 +107,3 @@ export type BindingTarget =
       accountIndex: number
       rebind?: boolean
     }
-
-export type SignRequest =
-  | {
-      requestId: string
-      venue: Venue
-      action: string
-      method: 'personal_sign'
-      payload: { message: string }
-    }
-  | {
-      requestId: string
-      venue: Venue
-      action: string
-      method: 'eth_signTypedData_v4'
-      payload: {
-        domain: Record<string, unknown>
-        types: Record<string, { name: string; type: string }[]>
-        primaryType: string
-        message: Record<string, unknown>
-      }
-    }
-
-export interface VenueBindingBatch {
-  bindingId: string
-  owner: string
-  expiresAt: string
-  status:
-    | 'awaiting_signatures'
-    | 'processing'
-    | 'bound'
-    | 'partial_success'
-    | 'failed'
-  results: {
-    venue: Venue
-    sessionId: string | null
-    status: string
-    code?: string
-    retryable?: boolean
-  }[]
-  signRequests: SignRequest[]
-}
