@@ -1,5 +1,5 @@
 import { bindVenues, readBinding } from './bindVenues.js'
-import { DnApiError, DnTimeoutError } from './errors.js'
+import { DnTimeoutError } from './errors/DnTimeoutError.js'
 import { createTransport, type TransportOptions } from './transport.js'
 import type {
   ApiKey,
@@ -245,6 +245,3 @@ export function createDnClient(o: DnClientOptions) {
 }
 
 export type DnClient = ReturnType<typeof createDnClient>
-{
-  DnApiError
-}

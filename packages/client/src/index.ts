@@ -4,7 +4,13 @@ export {
   type DnClientOptions,
   type WaitOptions,
 } from './createDnClient.js'
-export { DnApiError, DnTimeoutError } from './errors.js'
+export { DnApiError } from './errors/DnApiError.js'
+export { DnError } from './errors/DnError.js'
+export { DnNetworkError } from './errors/DnNetworkError.js'
+export { DnProtocolError } from './errors/DnProtocolError.js'
+export { DnTimeoutError } from './errors/DnTimeoutError.js'
+export { DnWaitError } from './errors/DnWaitError.js'
+export type { NetworkReason } from './errors/networkReason.js'
 export { DN_ERROR_CODES } from './generated/openapiTypes.js'
 export {
   createTransport,
