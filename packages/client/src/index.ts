@@ -2,7 +2,6 @@ export {
   createDnClient,
   type DnClient,
   type DnClientOptions,
-  type WaitOptions,
 } from './createDnClient.js'
 export { DnApiError } from './errors/DnApiError.js'
 export { DnError } from './errors/DnError.js'
@@ -12,15 +11,21 @@ export { DnTimeoutError } from './errors/DnTimeoutError.js'
 export { DnWaitError } from './errors/DnWaitError.js'
 export type { NetworkReason } from './errors/networkReason.js'
 export { DN_ERROR_CODES } from './generated/openapiTypes.js'
+export type { OrderWaitOptions } from './orderApi.js'
+export type { Page } from './paginate.js'
+export type { WaitOptions } from './pollUntil.js'
+export type { TaskWaitOptions } from './taskApi.js'
 export {
   createTransport,
   type RequestOptions,
   type TransportOptions,
 } from './transport.js'
 export type * from './types.js'
+export type { BindingWaitOptions } from './waitForBinding.js'
 export {
   canonicalJson,
   type MessageSigner,
   newNonce,
   signWalletAction,
+  type WalletSigner,
 } from './walletAuth.js'
