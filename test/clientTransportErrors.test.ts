@@ -82,6 +82,8 @@ describe('client transport failures', () => {
     expect(err).toBeInstanceOf(DnNetworkError)
     expect((err as DnNetworkError).reason).toBe('timeout')
     expect((err as DnNetworkError).method).toBe('POST')
+    // the key every attempt carried, to send the command again with
+    expect((err as DnNetworkError).idempotencyKey).toMatch(/^[0-9a-f-]{36}$/)
     // one try and one retry
     expect(silent.seen).toEqual([
       'POST /v1/perp/orders',

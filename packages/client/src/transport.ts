@@ -76,7 +76,12 @@ export function createTransport(o: TransportOptions) {
         if (r.signal?.aborted) throw err
         if (attempt >= config.retryCount) {
           throw new DnNetworkError(
-            { url: url.href, method, reason: networkReason(err) },
+            {
+              url: url.href,
+              method,
+              reason: networkReason(err),
+              idempotencyKey: headers['idempotency-key'],
+            },
             err,
           )
         }

@@ -24,9 +24,16 @@ export class DnNetworkError extends DnError {
   readonly url: string
   readonly method: string
   readonly reason: NetworkReason
+  /** the POST's key: send the command again with it to learn its outcome */
+  readonly idempotencyKey: string | null
 
   constructor(
-    p: { url: string; method: string; reason: NetworkReason },
+    p: {
+      url: string
+      method: string
+      reason: NetworkReason
+      idempotencyKey?: string | undefined
+    },
     cause: unknown,
   ) {
     const url = scrub(p.url)
@@ -34,5 +41,6 @@ export class DnNetworkError extends DnError {
     this.url = url
     this.method = p.method
     this.reason = p.reason
+    this.idempotencyKey = p.idempotencyKey ?? null
   }
 }
