@@ -66,7 +66,7 @@ module.exports = {
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: {
-      conditionNames: ['import', 'types', 'node', 'default'],
+      conditionNames: ['@dn/source', 'import', 'types', 'node', 'default'],
     },
   },
 }

@@ -27,13 +27,17 @@ type In<Id extends OperationId> =
   }
     ? Input<B>
     : never
-type Returns<M extends keyof DnClient> = Awaited<ReturnType<DnClient[M]>>
-type Arg<M extends keyof DnClient, I extends number> = Parameters<
-  DnClient[M]
->[I]
+/** The client's flat methods (its namespaces, `tasks` etc., are objects). */
+type Method = {
+  [K in keyof DnClient]: DnClient[K] extends (...args: never[]) => unknown
+    ? K
+    : never
+}[keyof DnClient]
+type Returns<M extends Method> = Awaited<ReturnType<DnClient[M]>>
+type Arg<M extends Method, I extends number> = Parameters<DnClient[M]>[I]
 
 /** The client method that calls each declared route. */
-const CLIENT_METHOD: Record<OperationId, keyof DnClient> = {
+const CLIENT_METHOD: Record<OperationId, Method> = {
   getHealth: 'health',
   listVenueBindings: 'listBindings',
   getOpenApiDocument: 'openApiDocument',

@@ -1,5 +1,5 @@
 import type { ComposedVenues } from '@dn/cli'
-import type { DnClient } from '@dn/client'
+import type { DnClient, PerpOrderStatus } from '@dn/client'
 import type { SimVenues } from '@dn/venues/sim'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -51,7 +51,7 @@ describe.each(dialects())(
 
     afterAll(() => bed?.close())
 
-    const wait = (id: string, until?: string[]) =>
+    const wait = (id: string, until?: PerpOrderStatus[]) =>
       dn.waitForOrder(id, {
         intervalMs: 25,
         timeoutMs: 15_000,

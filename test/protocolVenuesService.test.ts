@@ -7,7 +7,12 @@ import {
   deriveKey,
   protocolVenueOptions,
 } from '@dn/cli'
-import { createDnClient, type DnApiError, type DnClient } from '@dn/client'
+import {
+  createDnClient,
+  type DnApiError,
+  type DnClient,
+  type PerpOrderStatus,
+} from '@dn/client'
 import {
   createAesGcmSecrets,
   resolveCredential,
@@ -110,7 +115,7 @@ describe.each(dialects())(
       return sim.exchanges[venue].stats().byClientOrderId.get(id) ?? 0
     }
 
-    const wait = (id: string, until: string[]) =>
+    const wait = (id: string, until: PerpOrderStatus[]) =>
       dn.waitForOrder(id, { intervalMs: 25, timeoutMs: 20_000, until })
 
     describe.each(CASES)('$venue', (c) => {

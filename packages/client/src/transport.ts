@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto'
-import { DnApiError } from './errors.js'
+import { DnApiError } from './errors/DnApiError.js'
+import { DnNetworkError } from './errors/DnNetworkError.js'
+import { DnProtocolError } from './errors/DnProtocolError.js'
+import { networkReason } from './errors/networkReason.js'
 
 export interface TransportOptions {
   readonly baseUrl: string
@@ -57,6 +60,7 @@ export function createTransport(o: TransportOptions) {
         ? AbortSignal.any([r.signal, AbortSignal.timeout(config.timeout)])
         : AbortSignal.timeout(config.timeout)
       let res: Response
+      let text: string
       try {
         res = await config.fetchFn(url, {
           method,
@@ -64,21 +68,65 @@ export function createTransport(o: TransportOptions) {
           signal,
           ...(method === 'POST' ? { body: JSON.stringify(r.body ?? {}) } : {}),
         })
+        // the body is read under the same timeout: a server that sends
+        // headers and then stalls is as unreachable as one that never answers
+        text = await res.text()
       } catch (err) {
-        if (r.signal?.aborted || attempt >= config.retryCount) throw err
+        // the caller's own abort is not a failure of the service
+        if (r.signal?.aborted) throw err
+        if (attempt >= config.retryCount) {
+          throw new DnNetworkError(
+            {
+              url: url.href,
+              method,
+              reason: networkReason(err),
+              idempotencyKey: headers['idempotency-key'],
+            },
+            err,
+          )
+        }
         await sleep(config.retryDelay * 2 ** attempt)
         continue
       }
-      const text = await res.text()
-      const body: unknown = text ? JSON.parse(text) : undefined
-      if (res.ok) return body as T
       const retryable = res.status === 429 || res.status === 503
-      if (!retryable || attempt >= config.retryCount) {
-        throw new DnApiError(res.status, body, res.headers.get('x-request-id'))
+      const last = !retryable || attempt >= config.retryCount
+      const body = parseBody(res, text, last)
+      if (body.ok && res.ok) return body.value as T
+      if (last) {
+        throw new DnApiError(
+          res.status,
+          body.ok ? body.value : undefined,
+          res.headers.get('x-request-id'),
+        )
       }
       const after = Number(res.headers.get('retry-after'))
       await sleep(after > 0 ? after * 1000 : config.retryDelay * 2 ** attempt)
     }
+  }
+}
+
+/**
+ * JSON, or a DnProtocolError when this answer is final. A retryable status
+ * (a proxy's 503 page) is retried first whatever its body.
+ */
+function parseBody(
+  res: Response,
+  text: string,
+  final: boolean,
+): { ok: true; value: unknown } | { ok: false } {
+  if (!text) return { ok: true, value: undefined }
+  try {
+    return { ok: true, value: JSON.parse(text) }
+  } catch (err) {
+    if (!final) return { ok: false }
+    throw new DnProtocolError(
+      {
+        status: res.status,
+        contentType: res.headers.get('content-type'),
+        body: text,
+      },
+      err,
+    )
   }
 }
 

@@ -1,80 +1,48 @@
-/** Wire types of the service (see GET /openapi.json). Decimals are strings. */
-export type Venue = 'aster' | 'hl' | 'lighter' | 'lighter-mainnet'
+/**
+ * Wire types of the service. What the service answers is generated from
+ * GET /openapi.json (generated/openapiTypes.ts, `npm run gen:client`); the
+ * request bodies stay written by hand, held to the route schemas by
+ * test/clientRoutes.test.ts. Decimals are strings.
+ */
+import type {
+  MarketList,
+  PerpOrderStatus,
+  TaskStatus,
+  Venue,
+  VenueBindingList,
+} from './generated/openapiTypes.js'
 
-export interface Task {
-  taskId: string
-  longVenue: Venue
-  shortVenue: Venue
-  longMarket: string
-  shortMarket: string
-  sizeUsd: string
-  status: string
-  longSize: string | null
-  shortSize: string | null
-  longEntry: string | null
-  shortEntry: string | null
-  longPrice: string | null
-  shortPrice: string | null
-  longLeverage: string | null
-  shortLeverage: string | null
-  liqProtectionPct: string | null
-  sizeMismatchPct: string | null
-  fundingUsd: string
-  longMarginMode: string | null
-  shortMarginMode: string | null
-  closeReason: string | null
-  error: string | null
-  createdAt: string
-  updatedAt: string
-  closeRequestedAt: string | null
-  /** why a pending task has not opened yet; null otherwise */
-  pendingReason: TaskPendingReason | null
-  pnl: TaskPnl
-  /** the pair's funding APY in percent from the latest quotes; null once ended */
-  fundingApyNow: string | null
-}
+export type {
+  ApiKey,
+  BindingBatchStatus,
+  BindingSignRequest as SignRequest,
+  BindingVenueStatus,
+  CreatedApiKey,
+  DnErrorCode,
+  ErrorBody,
+  MarketList,
+  OrderAck,
+  PerpOrder,
+  PerpOrderList,
+  PerpOrderResolution,
+  PerpOrderStatus,
+  RequestLog,
+  ResolveAck,
+  Task,
+  TaskAck,
+  TaskList,
+  TaskStatus,
+  Venue,
+  VenueBindingBatch,
+  VenueBindingList,
+  VenueBindingResult,
+} from './generated/openapiTypes.js'
 
-/** Why a pending task waits; APYs are annualized percent. */
-export type TaskPendingReason =
-  | {
-      code: 'funding_below_min'
-      message: string
-      fundingApy: string
-      minFundingApy: string
-    }
-  | {
-      code: 'spread_above_max'
-      message: string
-      spreadBps: string
-      maxSpreadBps: string
-    }
-  | {
-      code: 'venue_budget' | 'venue_unavailable'
-      message: string
-      venue: Venue | null
-    }
-  | { code: 'account_busy'; message: string }
+/** A venue account the wallet bound (`GET /v1/venue-bindings`). */
+export type BoundVenue = VenueBindingList['bindings'][number]
 
-/** One leg's PnL and fees in USD; feesUsd null when the venue reports none. */
-export interface LegPnl {
-  realizedUsd: string
-  unrealizedUsd: string
-  feesUsd: string | null
-  builderFeesUsd: string
-  entryPrice: string | null
-  exitPrice: string | null
-}
-
-/** totalUsd = realizedUsd + unrealizedUsd + fundingUsd − feesUsd */
-export interface TaskPnl {
-  long: LegPnl
-  short: LegPnl
-  realizedUsd: string
-  unrealizedUsd: string
-  fundingUsd: string
-  feesUsd: string
-  totalUsd: string
-}
+/** One listed market; quote fields are null when the venue had no quote. */
+export type Market = MarketList['markets'][number]
 
 export interface CreateTask {
   longVenue: Venue
@@ -93,33 +61,6 @@ export interface ResizeTask {
   longTargetBase?: number
   shortTargetBase?: number
   disableSizeMismatchAutoClose?: boolean
-}
-
-export interface PerpOrder {
-  orderId: string
-  venue: Venue
-  market: string
-  side: 'long' | 'short'
-  orderType: 'market' | 'limit'
-  sizeBase: string
-  limitPrice: string | null
-  timeInForce: 'ioc' | 'gtc' | 'post_only'
-  slippageBps: number
-  reduceOnly: boolean
-  status: string
-  requestedBase: string | null
-  filledBase: string
-  averagePrice: string | null
-  clientOrderId: string
-  venueStatus: string | null
-  error: string | null
-  cancelRequestedAt: string | null
-  submittedAt: string | null
-  observedAt: string | null
-  expiresAt: string
-  createdAt: string
-  updatedAt: string
-  resolution?: Record<string, unknown> | null
 }
 
 export type CreatePerpOrder =
@@ -155,55 +96,14 @@ export interface ResolvePerpOrder {
   confirmWorkersStopped: true
 }
 
-/** One listed market; quote fields are null when the venue had no quote. */
-export interface Market {
-  symbol: string
-  tickSize: string
-  sizeStep: string
-  minBase: string
-  minNotionalUsd: string
-  maxLeverage: number
-  mark: string | null
-  bid: string | null
-  ask: string | null
-  fundingRateHourly: string | null
-  /** fundingRateHourly × 24 × 365 */
-  fundingApy: string | null
-  nextFundingAt: string | null
-}
-
-export interface MarketList {
-  venue: Venue
-  markets: Market[]
-}
-
-export interface RequestLog {
-  request_id: string
-  action: string
-  path: string
-  task_id: string | null
-  order_id: string | null
-  http_status: number
-  error_code: string | null
-  replayed: boolean
-  created_at: string
-}
-
-export interface ListQuery {
-  limit?: number
-  status?: string
-  updatedSince?: string
-  cursor?: string
-}
-
-export interface ApiKey {
-  keyId: string
-  owner: string
-  venues: Venue[]
-  maxSizeUsd: string
-  label: string | null
-  createdAt: string
-  revokedAt: string | null
+/** A list page's filter; pass a page's `nextCursor` back as `cursor`. */
+export interface ListQuery<S extends string = TaskStatus | PerpOrderStatus> {
+  /** 1..20 @default 20 */
+  limit?: number | undefined
+  status?: S | undefined
+  /** UTC date-time with 1..6 fractional digits, e.g. `2026-01-01T00:00:00.000Z` */
+  updatedSince?: string | undefined
+  cursor?: string | undefined
 }
 
 export type BindingTarget =
@@ -214,57 +114,3 @@ export type BindingTarget =
       accountIndex: number
       rebind?: boolean
     }
-
-export type SignRequest =
-  | {
-      requestId: string
-      venue: Venue
-      action: string
-      method: 'personal_sign'
-      payload: { message: string }
-    }
-  | {
-      requestId: string
-      venue: Venue
-      action: string
-      method: 'eth_signTypedData_v4'
-      payload: {
-        domain: Record<string, unknown>
-        types: Record<string, { name: string; type: string }[]>
-        primaryType: string
-        message: Record<string, unknown>
-      }
-    }
-
-export interface VenueBindingBatch {
-  bindingId: string
-  owner: string
-  expiresAt: string
-  status:
-    | 'awaiting_signatures'
-    | 'processing'
-    | 'bound'
-    | 'partial_success'
-    | 'failed'
-  results: {
-    venue: Venue
-    sessionId: string | null
-    status: string
-    code?: string
-    retryable?: boolean
-  }[]
-  signRequests: SignRequest[]
-}
-
-/** A venue account the wallet bound (`GET /v1/venue-bindings`). */
-export interface BoundVenue {
-  readonly venue: Venue
-  readonly status: 'bound' | 'unusable' | 'revoked'
-  /** Lighter account index; null elsewhere */
-  readonly accountIndex: string | null
-  /** agent address or Lighter API key index */
-  readonly credentialRef: string | null
-  readonly unusableCode: string | null
-  readonly createdAt: string
-  readonly updatedAt: string
-}

@@ -52,3 +52,25 @@ export function signWalletAction(
 export function newNonce(): string {
   return randomBytes(18).toString('base64url')
 }
+
+/**
+ * The `x-wallet-*` headers of a wallet-signed read (`list_api_keys`,
+ * `list_venue_bindings`): the owner signs `{owner, expiresAt}`.
+ */
+export async function walletReadHeaders(
+  signer: MessageSigner,
+  domain: string,
+  action: string,
+): Promise<Record<string, string>> {
+  const owner = signer.address.toLowerCase()
+  const expiresAt = Math.floor(Date.now() / 1000) + 120
+  const signature = await signWalletAction(signer, domain, action, {
+    owner,
+    expiresAt,
+  })
+  return {
+    'x-wallet-address': owner,
+    'x-wallet-expires-at': String(expiresAt),
+    'x-wallet-signature': signature,
+  }
+}

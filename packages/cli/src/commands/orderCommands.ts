@@ -1,4 +1,9 @@
-import type { CreatePerpOrder, PerpOrder, ResolvePerpOrder } from '@dn/client'
+import type {
+  CreatePerpOrder,
+  PerpOrder,
+  PerpOrderStatus,
+  ResolvePerpOrder,
+} from '@dn/client'
 import { type Command, Option } from 'commander'
 import { cliContext } from '../cliContext.js'
 import { UsageError } from '../errors/cliErrors.js'
@@ -9,7 +14,7 @@ import { ORDER_COLUMNS, orderDetails, orderRow } from '../render/orderView.js'
 import { watchResource } from '../watchResource.js'
 import { examples, listAll, PAGE_MAX, waitFlags } from './commandKit.js'
 
-const ORDER_STATUSES = [
+const ORDER_STATUSES: PerpOrderStatus[] = [
   'pending',
   'submitting',
   'open',
@@ -21,7 +26,13 @@ const ORDER_STATUSES = [
   'unknown',
 ]
 // `unknown` is not final, but nothing moves it without an operator
-const ORDER_STOPPED = ['filled', 'cancelled', 'rejected', 'expired', 'unknown']
+const ORDER_STOPPED: PerpOrderStatus[] = [
+  'filled',
+  'cancelled',
+  'rejected',
+  'expired',
+  'unknown',
+]
 
 function watchOrder(
   cmd: Command,
@@ -122,7 +133,7 @@ export function registerOrderCommands(program: Command): void {
     )
     .action(
       async (
-        flags: { status?: string; limit: number; all?: boolean },
+        flags: { status?: PerpOrderStatus; limit: number; all?: boolean },
         cmd: Command,
       ) => {
         const { keyed, json } = cliContext(cmd)

@@ -1,4 +1,10 @@
-import type { DnClient, PerpOrder, Task } from '@dn/client'
+import type {
+  DnClient,
+  PerpOrder,
+  PerpOrderStatus,
+  Task,
+  TaskStatus,
+} from '@dn/client'
 import type { Command } from 'commander'
 import { cliContext } from '../cliContext.js'
 import { emit } from '../printOutput.js'
@@ -7,7 +13,11 @@ import { examples, listAll, PAGE_MAX } from './commandKit.js'
 
 const ENDED_SHOWN = 5
 
-async function tasksIn(client: DnClient, status: string, want = Infinity) {
+async function tasksIn(
+  client: DnClient,
+  status: TaskStatus,
+  want = Number.POSITIVE_INFINITY,
+) {
   return (
     await listAll(
       (cursor) =>
@@ -19,7 +29,7 @@ async function tasksIn(client: DnClient, status: string, want = Infinity) {
   ).items
 }
 
-async function ordersIn(client: DnClient, status: string) {
+async function ordersIn(client: DnClient, status: PerpOrderStatus) {
   return (
     await listAll(
       (cursor) =>

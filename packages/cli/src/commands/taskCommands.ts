@@ -1,4 +1,4 @@
-import type { CreateTask, ResizeTask, Task } from '@dn/client'
+import type { CreateTask, ResizeTask, Task, TaskStatus } from '@dn/client'
 import { type Command, Option } from 'commander'
 import { cliContext } from '../cliContext.js'
 import { UsageError } from '../errors/cliErrors.js'
@@ -9,7 +9,7 @@ import { TASK_COLUMNS, taskDetails, taskRow } from '../render/taskView.js'
 import { watchResource } from '../watchResource.js'
 import { examples, listAll, PAGE_MAX, waitFlags } from './commandKit.js'
 
-const TASK_STATUSES = [
+const TASK_STATUSES: TaskStatus[] = [
   'pending',
   'running',
   'resizing',
@@ -18,7 +18,7 @@ const TASK_STATUSES = [
   'cancelled',
   'failed',
 ]
-const TASK_TERMINAL = ['closed', 'cancelled', 'failed']
+const TASK_TERMINAL: TaskStatus[] = ['closed', 'cancelled', 'failed']
 
 /** Watches a task until `until` (default running, or closed once closing). */
 function watchTask(
@@ -69,7 +69,7 @@ export function registerTaskCommands(program: Command): void {
     )
     .action(
       async (
-        flags: { status?: string; limit: number; all?: boolean },
+        flags: { status?: TaskStatus; limit: number; all?: boolean },
         cmd: Command,
       ) => {
         const { keyed, json } = cliContext(cmd)

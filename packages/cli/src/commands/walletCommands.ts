@@ -1,4 +1,9 @@
-import type { BindingTarget, Venue } from '@dn/client'
+import {
+  type BindingTarget,
+  DnNetworkError,
+  networkReason,
+  type Venue,
+} from '@dn/client'
 import { type Command, InvalidArgumentError } from 'commander'
 import { cliContext } from '../cliContext.js'
 import { saveProfile } from '../config/configFile.js'
@@ -249,7 +254,14 @@ export function registerWalletCommands(program: Command): void {
             headers: { 'content-type': 'application/json' },
             body: JSON.stringify({ venue, owner, collateralUsd: flags.usd }),
           }).catch((err: unknown) => {
-            throw Object.assign(err as Error, { url: conn.simUrl })
+            throw new DnNetworkError(
+              {
+                url: `${conn.simUrl}/faucet`,
+                method: 'POST',
+                reason: networkReason(err),
+              },
+              err,
+            )
           })
           const body = (await res.json()) as {
             accountIndex?: number

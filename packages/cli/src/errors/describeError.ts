@@ -1,4 +1,4 @@
-import { DnApiError, DnTimeoutError } from '@dn/client'
+import { DnApiError, DnTimeoutError, DnWaitError } from '@dn/client'
 import { CommanderError } from 'commander'
 import { CliError } from './cliErrors.js'
 import { EXIT, exitForStatus } from './exitCodes.js'
@@ -55,6 +55,9 @@ export function describeError(err: unknown, url: string): FailureReport {
       exitCode: exitForStatus(err.status),
       hint: HINT_BY_CODE[err.code],
     })
+  }
+  if (err instanceof DnWaitError) {
+    return report({ error: err.message, code: 'ended', exitCode: EXIT.ended })
   }
   if (err instanceof DnTimeoutError) {
     return report({

@@ -2,14 +2,18 @@ import type { Lease } from './lease.js'
 import type { TaskEngineState } from './taskEngineState.js'
 import type { VenueId } from './venue.js'
 
-export type TaskStatus =
-  | 'pending'
-  | 'running'
-  | 'resizing'
-  | 'closing'
-  | 'closed'
-  | 'cancelled'
-  | 'failed'
+/** Every task state, in lifecycle order (the response schema lists them). */
+export const TASK_STATUSES = [
+  'pending',
+  'running',
+  'resizing',
+  'closing',
+  'closed',
+  'cancelled',
+  'failed',
+] as const
+
+export type TaskStatus = (typeof TASK_STATUSES)[number]
 
 export const TERMINAL_TASK_STATUSES: readonly TaskStatus[] = [
   'closed',

@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { TASK_STATUSES } from '../domain/task.js'
 import {
   DateTimeSchema,
   DecimalStringSchema,
@@ -21,7 +22,7 @@ export const Task = v.object({
   longMarket: v.string(),
   shortMarket: v.string(),
   sizeUsd: DecimalStringSchema,
-  status: v.pipe(v.string(), v.description('worker state')),
+  status: v.pipe(v.picklist(TASK_STATUSES), v.description('worker state')),
   longSize: nullableDecimal,
   shortSize: nullableDecimal,
   longEntry: nullableDecimal,

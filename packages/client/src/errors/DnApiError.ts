@@ -1,7 +1,8 @@
-import type { DnErrorCode } from './errorCodes.js'
+import type { DnErrorCode } from '../generated/openapiTypes.js'
+import { DnError } from './DnError.js'
 
 /** An error answer from the service: `status` and its stable `code`. */
-export class DnApiError extends Error {
+export class DnApiError extends DnError {
   override name = 'DnApiError'
   readonly status: number
   /**
@@ -10,6 +11,7 @@ export class DnApiError extends Error {
    */
   readonly code: DnErrorCode | 'http_error'
   readonly body: unknown
+  /** `X-Request-Id`, to find the call in the service's request log */
   readonly requestId: string | null
 
   constructor(status: number, body: unknown, requestId: string | null) {
@@ -21,10 +23,4 @@ export class DnApiError extends Error {
     this.body = body
     this.requestId = requestId
   }
-}
-
-/** A wait helper gave up before the resource reached a wanted state. */
-export class DnTimeoutError extends Error {
-  override name = 'DnTimeoutError'
-  readonly code = 'wait_timeout'
 }

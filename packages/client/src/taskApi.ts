@@ -1,0 +1,103 @@
+import { type Page, paginate } from './paginate.js'
+import { pollUntil, type WaitOptions } from './pollUntil.js'
+import type { Transport } from './transport.js'
+import type {
+  CreateTask,
+  ListQuery,
+  ResizeTask,
+  Task,
+  TaskList,
+  TaskStatus,
+} from './types.js'
+
+const TASKS = '/v1/delta-neutral/tasks'
+
+/** States a task never leaves by itself. */
+const TASK_FINAL: readonly TaskStatus[] = ['closed', 'cancelled', 'failed']
+
+/** What `waitFor` waits for unless told: out of pending, or over. */
+const TASK_SETTLED = ['running', 'closed', 'cancelled', 'failed'] as const
+type TaskSettled = (typeof TASK_SETTLED)[number]
+
+/** The statuses a task wait resolves with, for `until: U`. */
+export type TaskWaitOptions<U extends TaskStatus = TaskStatus> = WaitOptions<
+  TaskStatus,
+  U
+>
+
+/** `client.tasks`: paired positions. */
+export function createTaskApi(request: Transport) {
+  const page = (q: ListQuery<TaskStatus> = {}) =>
+    request<TaskList>('GET', TASKS, { query: { ...q } })
+  const get = (taskId: string, signal?: AbortSignal) =>
+    request<{ task: Task }>('GET', `${TASKS}/${taskId}`, { signal }).then(
+      (r) => r.task,
+    )
+  return {
+    /** One page, newest first; pass `nextCursor` back as `cursor`. */
+    page,
+    /**
+     * Every task matching `q`, page after page (`limit` is the page size).
+     * @example for await (const t of client.tasks.list({ status: 'running' }))
+     */
+    list: (
+      q: Omit<ListQuery<TaskStatus>, 'cursor'> = {},
+    ): AsyncIterable<Task> =>
+      paginate(
+        (cursor): Promise<Page<Task>> =>
+          page({ ...q, cursor }).then((r) => ({
+            items: r.tasks,
+            nextCursor: r.nextCursor,
+          })),
+      ),
+    get: (taskId: string) => get(taskId),
+    create: (body: CreateTask, idempotencyKey?: string) =>
+      request<{ taskId: string; status: 'pending' }>('POST', TASKS, {
+        body,
+        idempotencyKey,
+      }),
+    cancel: (taskId: string, idempotencyKey?: string) =>
+      request<{ taskId: string; status: 'cancelled' }>(
+        'POST',
+        `${TASKS}/${taskId}/cancel`,
+        { idempotencyKey },
+      ),
+    close: (taskId: string, idempotencyKey?: string) =>
+      request<{ taskId: string; status: 'close_queued' }>(
+        'POST',
+        `${TASKS}/${taskId}/close`,
+        { idempotencyKey },
+      ),
+    resize: (taskId: string, body: ResizeTask, idempotencyKey?: string) =>
+      request<{ taskId: string; status: 'resizing' }>(
+        'POST',
+        `${TASKS}/${taskId}/resize`,
+        { body, idempotencyKey },
+      ),
+    /**
+     * Polls until the task's status is one of `until` (default: running or
+     * over). Throws DnWaitError as soon as the task ends in a status not
+     * awaited, DnTimeoutError after `timeoutMs`.
+     */
+    waitFor: <U extends TaskStatus = TaskSettled>(
+      taskId: string,
+      w: TaskWaitOptions<U> = {},
+    ): Promise<Task & { status: U }> =>
+      pollUntil<Task, TaskStatus>(
+        {
+          label: `task ${taskId}`,
+          read: (signal) => get(taskId, signal),
+          status: (t) => t.status,
+          isFinal: (t) => TASK_FINAL.includes(t.status),
+          detail: (t) =>
+            t.error
+              ? `error: ${t.error}`
+              : t.closeReason
+                ? `closeReason: ${t.closeReason}`
+                : undefined,
+        },
+        TASK_SETTLED,
+        w,
+      ) as Promise<Task & { status: U }>,
+  }
+}
