@@ -1,3 +1,5 @@
+export { buildProgram } from './cliProgram.js'
+export { renderCliReference } from './cliReference.js'
 export {
   composeProtocolVenues,
   PROTOCOL_VENUES,

@@ -1,0 +1,67 @@
+import type { Command } from 'commander'
+import { EXIT } from './errors/exitCodes.js'
+
+const WIDTH = 100
+
+/** What `dn … --help` prints for `cmd`, at a fixed width. */
+function helpOf(cmd: Command): string {
+  let text = ''
+  cmd.configureOutput({
+    writeOut: (s) => {
+      text += s
+    },
+    getOutHelpWidth: () => WIDTH,
+    getOutHasColors: () => false,
+  })
+  cmd.outputHelp()
+  return text.trimEnd()
+}
+
+function walk(cmd: Command, path: string[], out: string[]): void {
+  const name = path.join(' ')
+  out.push(`## ${name}`, '', '```text', helpOf(cmd), '```', '')
+  for (const sub of cmd.commands) walk(sub, [...path, sub.name()], out)
+}
+
+const EXIT_MEANING: Record<keyof typeof EXIT, string> = {
+  ok: 'success',
+  internal: 'an unexpected failure (a bug, or an answer nothing else explains)',
+  usage: 'bad flags or arguments, or the service answered 400, 413 or 415',
+  auth: 'no or a wrong API key (401), not allowed (403), no wallet',
+  notFound: 'the task, order, key or binding does not exist (404)',
+  conflict: 'refused in the current state (409)',
+  network: 'the service could not be reached, or did not answer JSON',
+  timeout: 'no answer in time, or a wait gave up (`--timeout`)',
+  ended:
+    'what was awaited ended otherwise (a task failed, an order was rejected, a binding failed)',
+  busy: 'rate limited (429) or unavailable (503) after the retries',
+}
+
+/**
+ * The CLI reference (docs/cli.md), generated from the command tree: a
+ * test fails when the committed page differs (`npm run gen:cli-docs`).
+ */
+export function renderCliReference(program: Command): string {
+  const out = [
+    '# `dn` command reference',
+    '',
+    '<!-- generated from the commander tree by `npm run gen:cli-docs`; do not edit -->',
+    '',
+    'Every command takes the global options (`--url`, `--api-key`, `--profile`, `--sim-url`, `--json`).',
+    'Configuration comes from flags, then the environment, then the config file: see',
+    '[configuration.md](configuration.md).',
+    '',
+    '## Exit codes',
+    '',
+    '| code | meaning |',
+    '| ---- | ------- |',
+    ...(Object.keys(EXIT) as (keyof typeof EXIT)[]).map(
+      (k) => `| ${EXIT[k]} | ${EXIT_MEANING[k]} |`,
+    ),
+    '',
+    'With `--json`, a failure prints `{"error", "code", "status", "requestId", "hint"}` on stderr.',
+    '',
+  ]
+  walk(program, ['dn'], out)
+  return `${out.join('\n').trimEnd()}\n`
+}
