@@ -3,12 +3,14 @@ import { DnApiError, DnTimeoutError } from './errors.js'
 import { createTransport, type TransportOptions } from './transport.js'
 import type {
   ApiKey,
+  BalanceList,
   BindingTarget,
   CreatePerpOrder,
   CreateTask,
   ListQuery,
   MarketList,
   PerpOrder,
+  PositionList,
   RequestLog,
   ResizeTask,
   ResolvePerpOrder,
@@ -148,6 +150,16 @@ export function createDnClient(o: DnClientOptions) {
     /** A granted venue's listed markets: rules and current quote. */
     markets: (q: { venue: Venue }) =>
       request<MarketList>('GET', '/v1/markets', { query: { venue: q.venue } }),
+    /** Positions of the owner's bound accounts (one venue, or all granted), as last read. */
+    positions: (q: { venue?: Venue | undefined } = {}) =>
+      request<PositionList>('GET', '/v1/positions', {
+        query: { venue: q.venue },
+      }),
+    /** Collateral of the owner's bound accounts (one venue, or all granted), as last read. */
+    balances: (q: { venue?: Venue | undefined } = {}) =>
+      request<BalanceList>('GET', '/v1/balances', {
+        query: { venue: q.venue },
+      }),
     strategyRequests: () =>
       request<{ requests: RequestLog[] }>('GET', '/v1/requests').then(
         (r) => r.requests,

@@ -130,6 +130,47 @@ export interface MarketList {
   markets: Market[]
 }
 
+/**
+ * A bound account as the worker last read it: `readAt` (ISO) when the
+ * venue read was sent and `ageMs` how long before the answer; null while
+ * it has not been read yet.
+ */
+export interface AccountRead {
+  venue: Venue
+  /** Lighter account index; null on other venues */
+  accountIndex: string | null
+  readAt: string | null
+  ageMs: number | null
+}
+
+/** A net position; decimals as strings. */
+export interface Position {
+  market: string
+  side: 'long' | 'short'
+  sizeBase: string
+  entryPrice: string
+  markPrice: string
+  unrealizedPnlUsd: string
+  leverage: string
+  marginMode: 'cross' | 'isolated'
+  liquidationPrice: string | null
+}
+
+export interface PositionList {
+  accounts: (AccountRead & { positions: Position[] })[]
+}
+
+/** An account's collateral in USD; null while not read yet. */
+export interface Balance extends AccountRead {
+  equityUsd: string | null
+  availableUsd: string | null
+  marginUsedUsd: string | null
+}
+
+export interface BalanceList {
+  accounts: Balance[]
+}
+
 export interface RequestLog {
   request_id: string
   action: string
