@@ -19,6 +19,8 @@ function accountVenue(venue: VenueId, clock: { now(): number }) {
     positions: [] as VenuePosition[],
     refuse: false,
     calls: [] as string[],
+    /** when the balance served was read: undefined, read now (a request) */
+    balanceAt: undefined as number | undefined,
   }
   const adapter = {
     venue,
@@ -33,7 +35,7 @@ function accountVenue(venue: VenueId, clock: { now(): number }) {
         equityUsd: '1000',
         availableUsd: '900',
         marginUsedUsd: '100',
-        at: clock.now(),
+        at: state.balanceAt ?? clock.now(),
       }
     },
     accountReadsPerMinute: () => 218,
@@ -153,6 +155,37 @@ describe('account snapshots', () => {
     b.hl.state.refuse = false
     b.clock.ms += REFRESH * 1.1
     expect(await b.snapshots.tick()).toEqual({ read: 1, written: 1 })
+    await b.store.close()
+  })
+
+  test('balances that take a request of their own keep to the tick allowance; those a positions read carried do not', async () => {
+    const b = await bed()
+    // no idle account here: only the sweep's reads
+    const bound = await b.store.bindings.get(FIXTURE_OWNER, 'hl')
+    if (bound) await b.store.bindings.upsert({ ...bound, status: 'revoked' })
+    const observeAll = () => {
+      for (const owner of ['0x01', '0x02', '0x03']) {
+        b.snapshots.observe({
+          owner,
+          venue: 'hl',
+          cred: { ...b.cred, owner },
+          positions: [eth(owner === '0x01' ? '1' : '2')],
+          readAt: b.clock.ms,
+        })
+      }
+    }
+    // each balance a read of its own (Aster): one a tick at 218 reads/min
+    observeAll()
+    expect(await b.snapshots.tick()).toEqual({ read: 0, written: 3 })
+    const asked = () => b.hl.state.calls.filter((c) => c.startsWith('balances'))
+    expect(asked()).toHaveLength(1)
+    // served from the positions read (Hyperliquid, Lighter): all of them
+    b.hl.state.calls.length = 0
+    b.hl.state.balanceAt = b.clock.ms - 1
+    b.clock.ms += REFRESH
+    observeAll()
+    expect(await b.snapshots.tick()).toEqual({ read: 0, written: 3 })
+    expect(asked()).toHaveLength(3)
     await b.store.close()
   })
 })

@@ -140,21 +140,52 @@ export function createAccountSnapshots(
     })
   }
 
-  /** The balance to write beside `read`; null when none could be read. */
-  async function balanceOf(read: AccountRead): Promise<VenueBalance | null> {
-    const adapter = deps.adapters[read.venue]
-    if (!adapter.balances) return null
-    try {
-      // Hyperliquid and Lighter: the positions read's own (no request);
-      // Aster: one read a refresh period at most
-      return await adapter.balances(read.cred, {
-        maxAgeMs: refreshMs,
-        priority: 'history',
-      })
-    } catch {
-      // the stored balance stays, with its own (older) read time
-      return null
+  /** Reads a tick may send to `venue` beyond the sweep's (see idleReadsPerTick). */
+  const allowance = (venue: VenueId) =>
+    idleReadsPerTick(deps.adapters[venue].accountReadsPerMinute?.(), tickMs)
+
+  /**
+   * The balance to write beside each read; null when none was read (the
+   * stored one stays, with its own older read time). Hyperliquid and
+   * Lighter serve the positions read's own, sending nothing; a balance
+   * that took a request of its own (Aster) counts against the venue's
+   * allowance for the tick, so each venue's are asked in turn and the rest
+   * wait for a later write once it is spent.
+   */
+  async function balancesOf(
+    reads: readonly AccountRead[],
+  ): Promise<Map<AccountRead, VenueBalance | null>> {
+    const out = new Map<AccountRead, VenueBalance | null>()
+    const byVenue = new Map<VenueId, AccountRead[]>()
+    for (const r of reads) {
+      byVenue.set(r.venue, [...(byVenue.get(r.venue) ?? []), r])
     }
+    await Promise.all(
+      [...byVenue].map(async ([venue, list]) => {
+        const adapter = deps.adapters[venue]
+        let sent = 0
+        const cap = allowance(venue)
+        for (const read of list) {
+          if (!adapter.balances || sent >= cap) {
+            out.set(read, null)
+            continue
+          }
+          const askedAt = deps.clock.now()
+          try {
+            const balance = await adapter.balances(read.cred, {
+              maxAgeMs: refreshMs,
+              priority: 'history',
+            })
+            if (balance.at >= askedAt) sent++
+            out.set(read, balance)
+          } catch {
+            sent++
+            out.set(read, null)
+          }
+        }
+      }),
+    )
+    return out
   }
 
   async function flush(): Promise<number> {
@@ -171,24 +202,23 @@ export function createAccountSnapshots(
     }
     due.sort((a, b) => a.readAt - b.readAt)
     const batch = due.slice(0, WRITES_PER_TICK)
-    const records: AccountSnapshotRecord[] = await Promise.all(
-      batch.map(async (read) => {
-        const balance = await balanceOf(read)
-        return {
-          owner: read.owner,
-          venue: read.venue,
-          accountIndex: read.cred.accountIndex,
-          positions: read.positions,
-          readAt: msToIso(read.readAt),
-          balance: balance && {
-            equityUsd: balance.equityUsd,
-            availableUsd: balance.availableUsd,
-            marginUsedUsd: balance.marginUsedUsd,
-          },
-          balanceReadAt: balance && msToIso(balance.at),
-        }
-      }),
-    )
+    const balances = await balancesOf(batch)
+    const records: AccountSnapshotRecord[] = batch.map((read) => {
+      const balance = balances.get(read) ?? null
+      return {
+        owner: read.owner,
+        venue: read.venue,
+        accountIndex: read.cred.accountIndex,
+        positions: read.positions,
+        readAt: msToIso(read.readAt),
+        balance: balance && {
+          equityUsd: balance.equityUsd,
+          availableUsd: balance.availableUsd,
+          marginUsedUsd: balance.marginUsedUsd,
+        },
+        balanceReadAt: balance && msToIso(balance.at),
+      }
+    })
     if (records.length === 0) return 0
     await deps.store.accountSnapshots.put(records)
     for (const read of batch) {
@@ -223,11 +253,7 @@ export function createAccountSnapshots(
             idleAt.get(key) ?? -Infinity,
             written.get(key)?.readAt ?? -Infinity,
           ),
-        allowance: (venue) =>
-          idleReadsPerTick(
-            deps.adapters[venue].accountReadsPerMinute?.(),
-            tickMs,
-          ),
+        allowance,
       })
       for (const a of idle) idleAt.set(keyOf(a), now)
       // a read the budget or the venue refused is tried a period later

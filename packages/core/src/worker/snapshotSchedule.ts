@@ -12,8 +12,9 @@ export const SNAPSHOT_REFRESH_MS = 60_000
 
 /**
  * The share of a venue's routine positions reads a minute
- * (`accountReadsPerMinute`) that reads of idle accounts may take; they go
- * at `history` priority besides, behind every routine read.
+ * (`accountReadsPerMinute`) that reads of idle accounts may take, and as
+ * much again balances reads of their own (Aster); they go at `history`
+ * priority besides, behind every routine read.
  */
 const IDLE_READ_SHARE = 0.25
 
