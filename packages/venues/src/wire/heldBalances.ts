@@ -8,7 +8,7 @@ import type { Clock, VenueBalance } from '@dn/core'
  */
 interface HeldBalances {
   hold(account: string, balance: VenueBalance): void
-  /** the held balance when it is at most `maxAgeMs` old */
+  /** the held balance when it is at most `maxAgeMs` (> 0) old */
   fresh(account: string, maxAgeMs: number): VenueBalance | undefined
 }
 
@@ -21,6 +21,8 @@ export function createHeldBalances(clock: Clock): HeldBalances {
       held.set(account, balance)
     },
     fresh(account, maxAgeMs) {
+      // 0 (the default): a new read, even within the millisecond
+      if (!(maxAgeMs > 0)) return undefined
       const last = held.get(account)
       return last && clock.now() - last.at <= maxAgeMs ? last : undefined
     },
