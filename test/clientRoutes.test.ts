@@ -55,6 +55,8 @@ const CLIENT_METHOD: Record<OperationId, Method> = {
   cancelPerpOrder: 'cancelOrder',
   resolvePerpOrder: 'resolveOrder',
   listMarkets: 'markets',
+  listPositions: 'positions',
+  listBalances: 'balances',
   prepareVenueBindings: 'bindVenues',
   submitVenueBindings: 'bindVenues',
   getVenueBindingBatch: 'readBinding',
@@ -94,6 +96,8 @@ describe('client and route declarations', () => {
     }>()
     expectTypeOf<Out<'resolvePerpOrder'>>().toExtend<Returns<'resolveOrder'>>()
     expectTypeOf<Out<'listMarkets'>>().toExtend<Returns<'markets'>>()
+    expectTypeOf<Out<'listPositions'>>().toExtend<Returns<'positions'>>()
+    expectTypeOf<Out<'listBalances'>>().toExtend<Returns<'balances'>>()
     expectTypeOf<Out<'getVenueBindingBatch'>>().toExtend<
       Returns<'readBinding'>
     >()

@@ -14,6 +14,7 @@ import {
   startWorker,
   type VenueAdapter,
   type VenueId,
+  type WorkerOptions,
 } from '@dn/core'
 import { createSimVenues, type SimVenues } from '@dn/venues/sim'
 import type { PrivateKeyAccount } from 'viem/accounts'
@@ -55,6 +56,8 @@ export async function startProtocolService(o: {
     info(msg: string, fields?: object): void
     error(msg: string, fields?: object): void
   }
+  /** the worker loop's options (idleMs 25 unless given) */
+  readonly workerOptions?: WorkerOptions
   /** the worker trades through these instead (wire faults, spies) */
   readonly workerAdapters?: (
     venues: ComposedVenues,
@@ -103,7 +106,7 @@ export async function startProtocolService(o: {
       workerId: o.workerId,
       logger: o.logger ?? { info: () => {}, error: () => {} },
     }),
-    { idleMs: 25 },
+    { idleMs: 25, ...o.workerOptions },
   )
   const url = svc.url
   return {

@@ -4,11 +4,13 @@ import { createOrderApi } from './orderApi.js'
 import { createTaskApi } from './taskApi.js'
 import { createTransport, type TransportOptions } from './transport.js'
 import type {
+  BalanceList,
   BindingBatchStatus,
   BindingTarget,
   ListQuery,
   MarketList,
   PerpOrderStatus,
+  PositionList,
   RequestLog,
   TaskStatus,
   Venue,
@@ -73,6 +75,16 @@ export function createDnClient(o: DnClientOptions) {
     cancelOrder: orders.cancel,
     resolveOrder: orders.resolve,
     waitForOrder: orders.waitFor,
+    /** Positions of the owner's bound accounts (one venue, or all granted), as the worker last read them. */
+    positions: (q: { venue?: Venue | undefined } = {}) =>
+      request<PositionList>('GET', '/v1/positions', {
+        query: { venue: q.venue },
+      }),
+    /** Collateral of the owner's bound accounts (one venue, or all granted), as last read. */
+    balances: (q: { venue?: Venue | undefined } = {}) =>
+      request<BalanceList>('GET', '/v1/balances', {
+        query: { venue: q.venue },
+      }),
     strategyRequests: () => listRequests(),
     perpRequests: () => listRequests({ perp: true }),
 

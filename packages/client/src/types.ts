@@ -5,8 +5,10 @@
  * test/clientRoutes.test.ts. Decimals are strings.
  */
 import type {
+  BalanceList,
   MarketList,
   PerpOrderStatus,
+  PositionList,
   TaskStatus,
   Venue,
   VenueBindingList,
@@ -14,6 +16,7 @@ import type {
 
 export type {
   ApiKey,
+  BalanceList,
   BindingBatchStatus,
   BindingSignRequest as SignRequest,
   BindingVenueStatus,
@@ -26,6 +29,7 @@ export type {
   PerpOrderList,
   PerpOrderResolution,
   PerpOrderStatus,
+  PositionList,
   RequestLog,
   ResolveAck,
   Task,
@@ -114,3 +118,10 @@ export type BindingTarget =
       accountIndex: number
       rebind?: boolean
     }
+
+/** A bound account's positions as the worker last read them. */
+export type AccountPositions = PositionList['accounts'][number]
+/** One net position; decimals as strings. */
+export type Position = AccountPositions['positions'][number]
+/** A bound account's collateral in USD; null while not read yet. */
+export type Balance = BalanceList['accounts'][number]

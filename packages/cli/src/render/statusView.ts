@@ -5,7 +5,7 @@ import { ago } from '../printOutput.js'
 /** Liquidation price of a leg, by `venue|market`, from the positions read. */
 export type LiquidationPrices = ReadonlyMap<string, string | null>
 
-export interface StatusData {
+interface StatusData {
   readonly url: string
   readonly profile: string
   readonly at: number
@@ -26,7 +26,7 @@ const usd = (s: string | null | undefined) => {
 }
 
 /** (long mark − short mark) over their mean, in basis points. */
-export function spreadBps(t: Task): string {
+function spreadBps(t: Task): string {
   const l = num(t.longPrice)
   const s = num(t.shortPrice)
   if (l === undefined || s === undefined || l + s === 0) return '-'

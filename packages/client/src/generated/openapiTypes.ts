@@ -448,3 +448,35 @@ export interface MarketList {
     nextFundingAt: DateTime | null
   }[]
 }
+
+export interface PositionList {
+  accounts: {
+    venue: Venue
+    accountIndex: string | null
+    readAt: DateTime | null
+    ageMs: number | null
+    positions: {
+      market: Market
+      side: 'long' | 'short'
+      sizeBase: DecimalString
+      entryPrice: DecimalString
+      markPrice: DecimalString
+      unrealizedPnlUsd: DecimalString
+      leverage: DecimalString
+      marginMode: 'cross' | 'isolated'
+      liquidationPrice: DecimalString | null
+    }[]
+  }[]
+}
+
+export interface BalanceList {
+  accounts: {
+    venue: Venue
+    accountIndex: string | null
+    readAt: DateTime | null
+    ageMs: number | null
+    equityUsd: DecimalString | null
+    availableUsd: DecimalString | null
+    marginUsedUsd: DecimalString | null
+  }[]
+}

@@ -14,6 +14,7 @@ import type { RequestFamily, RequestLogRecord } from '../domain/requestLog.js'
 import type { TaskRecord, TaskStatus } from '../domain/task.js'
 import type { VenueId } from '../domain/venue.js'
 import type { VenueBindingRecord } from '../domain/venueBinding.js'
+import { accountSnapshotTests } from './accountSnapshot.contract.js'
 import type { ClaimRequest, ListFilter, Store } from './store.js'
 import { taskWatchTests } from './taskWatch.contract.js'
 
@@ -71,6 +72,7 @@ export function runStoreContract(
       claimTests(databases, kind)
     }
     taskWatchTests(databases)
+    accountSnapshotTests(s, databases)
     counterTests(s)
     lockTests(s)
     notifyTests(s, databases)

@@ -1,3 +1,8 @@
+import type {
+  AccountSnapshotRecord,
+  BoundAccount,
+  BoundAccountSnapshot,
+} from '../domain/accountSnapshot.js'
 import type { ApiKeyRecord } from '../domain/apiKey.js'
 import type {
   BindingBatchRecord,
@@ -329,6 +334,35 @@ export interface SettingRepo {
   claim(name: string, value: string): Promise<string>
 }
 
+/**
+ * The latest snapshot of each bound venue account (see
+ * AccountSnapshotRecord), keyed by owner, venue and account index.
+ */
+export interface AccountSnapshotRepo {
+  /**
+   * Stores each snapshot in place of the account's last one, unless the
+   * stored one was read later (two workers racing never move it back); one
+   * without a balance keeps the stored balance and its read time.
+   */
+  put(snapshots: readonly AccountSnapshotRecord[]): Promise<void>
+  /**
+   * Bound accounts of every owner with their snapshots' read times, by
+   * (owner, venue), strictly after `after`: what a refresh schedules from.
+   */
+  listBound(page: {
+    readonly after?: { readonly owner: string; readonly venue: VenueId }
+    readonly limit: number
+  }): Promise<BoundAccount[]>
+  /**
+   * The owner's bound accounts on `venues`, by venue, each with the
+   * snapshot of the account it is bound to now (null: none yet).
+   */
+  listByOwner(
+    owner: string,
+    venues: readonly VenueId[],
+  ): Promise<BoundAccountSnapshot[]>
+}
+
 /** Every repository, bound to one connection or transaction. */
 export interface Repos {
   readonly apiKeys: ApiKeyRepo
@@ -345,6 +379,7 @@ export interface Repos {
   readonly locks: LockRepo
   readonly counters: CounterRepo
   readonly settings: SettingRepo
+  readonly accountSnapshots: AccountSnapshotRepo
 }
 
 /** The storage port. Core never knows which database is behind it. */

@@ -79,6 +79,22 @@ export interface VenuePosition {
   readonly liquidationPrice: string | null
 }
 
+/**
+ * An account's collateral in USD, as the venue reports it (exact decimal
+ * strings). On a venue with several clearinghouses (Hyperliquid builder
+ * dexes) it is the main one's.
+ */
+export interface VenueBalance {
+  /** account value: collateral with unrealized PnL */
+  readonly equityUsd: string
+  /** free for new margin or withdrawal */
+  readonly availableUsd: string
+  /** initial margin the positions hold */
+  readonly marginUsedUsd: string
+  /** Unix ms the venue read it came from was sent */
+  readonly at: number
+}
+
 /** One funding settlement on a position; `amountUsd` > 0 is received. */
 export interface FundingPayment {
   readonly market: string
@@ -172,6 +188,14 @@ export interface VenueAdapter {
     cred: VenueCredential,
     options?: ReadOptions,
   ): Promise<VenuePosition[]>
+  /**
+   * The account's collateral. Where the positions read carries it
+   * (Hyperliquid `clearinghouseState`, Lighter `account`), the balance of
+   * the last positions read at most `maxAgeMs` old serves with no request;
+   * otherwise it is one read through the venue's budget at `priority`.
+   * Absent on an adapter that cannot tell.
+   */
+  balances?(cred: VenueCredential, options?: ReadOptions): Promise<VenueBalance>
   /**
    * Positions reads a minute that routine monitoring may send to the
    * venue's per-IP limits, all accounts together (this deployment's budget

@@ -200,6 +200,20 @@ export interface CountersTable {
   value: MicrosColumn
 }
 
+/**
+ * The latest read of each bound account (see AccountSnapshotRepo);
+ * `account` is the Lighter account index, '' elsewhere.
+ */
+export interface AccountSnapshotsTable {
+  owner: string
+  venue: string
+  account: string
+  positions: JsonColumn
+  read_at: MicrosColumn
+  balance: JsonColumn | null
+  balance_read_at: MicrosColumn | null
+}
+
 /** Every table of the store, as kysely sees it. One schema, both dialects. */
 export interface Database {
   api_keys: ApiKeysTable
@@ -216,4 +230,5 @@ export interface Database {
   locks: LocksTable
   counters: CountersTable
   settings: SettingsTable
+  account_snapshots: AccountSnapshotsTable
 }

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { type Kysely, sql } from 'kysely'
 import type { Repos, Store } from '../ports/store.js'
+import { accountSnapshotRepo } from './accountSnapshotRepo.js'
 import { apiKeyRepo } from './apiKeyRepo.js'
 import { bindingBatchRepo } from './bindingBatchRepo.js'
 import { counterRepo } from './counterRepo.js'
@@ -171,5 +172,6 @@ function repos(scope: RepoScope): Repos {
     locks: lockRepo(scope),
     counters: counterRepo(scope),
     settings: settingRepo(scope),
+    accountSnapshots: accountSnapshotRepo(scope),
   }
 }

@@ -86,6 +86,28 @@ export function migrations(
         await db.schema.alterTable('workers').dropColumn('host').execute()
       },
     },
+    // each bound account's latest positions and balance, as a worker read
+    // them: the API serves them without a venue call
+    '0008_account_snapshots': {
+      up: (db: Kysely<unknown>) =>
+        db.schema
+          .createTable('account_snapshots')
+          .addColumn('owner', 'text', (c) => c.notNull())
+          .addColumn('venue', 'text', (c) => c.notNull())
+          .addColumn('account', 'text', (c) => c.notNull())
+          .addColumn('positions', 'text', (c) => c.notNull())
+          .addColumn('read_at', types.micros, (c) => c.notNull())
+          .addColumn('balance', 'text')
+          .addColumn('balance_read_at', types.micros)
+          .addPrimaryKeyConstraint('account_snapshots_pkey', [
+            'owner',
+            'venue',
+            'account',
+          ])
+          .execute(),
+      down: (db: Kysely<unknown>) =>
+        db.schema.dropTable('account_snapshots').ifExists().execute(),
+    },
   }
 }
 

@@ -13,6 +13,7 @@ import type { VenueCredential, VenuePosition } from '../ports/venueAdapter.js'
 import { createSharedRead, type SharedRead } from '../util/sharedRead.js'
 import { msToIso } from '../util/time.js'
 import { accountMarketLock } from './accountMarketLock.js'
+import type { AccountRead } from './accountSnapshots.js'
 import {
   changedShows,
   closeStart,
@@ -22,6 +23,7 @@ import {
 import { fnv1a, ownerShard } from './ownerShard.js'
 import { resolveCredential } from './resolveCredential.js'
 import { retryNote } from './retryNote.js'
+import { positionsReadAt } from './shareAccountReads.js'
 import { marketOf, venueOf } from './taskLegOrders.js'
 import {
   NEAR_THRESHOLD_MAX_AGE_MS,
@@ -75,6 +77,11 @@ export interface SweepOptions {
    * however long a sweep takes @default 0
    */
   readonly leadMs?: number | undefined
+  /**
+   * Told each account's positions as the sweep read them (the account
+   * snapshots the API serves are kept from these reads)
+   */
+  readonly onAccountRead?: ((read: AccountRead) => void) | undefined
 }
 
 export async function runMonitorSweep(
@@ -105,6 +112,7 @@ export async function runMonitorSweep(
     deps,
     positionsAges(deps, watched),
     options.leadMs ?? 0,
+    options.onAccountRead,
   )
   snapshots.want(tasks)
   // every account and market is read at once, not one after the other;
@@ -267,6 +275,7 @@ function snapshotReader(
   deps: WorkerDeps,
   ages: ReadonlyMap<VenueId, number>,
   leadMs: number,
+  onAccountRead: ((read: AccountRead) => void) | undefined,
 ) {
   const quotes = new Map<string, Promise<MarketQuote>>()
   const creds = sweepCredentials(deps)
@@ -296,8 +305,10 @@ function snapshotReader(
       // read now what would be past due by the next sweep (the venue's
       // budget paces reads sent early); at most half the age early
       const age = Math.max(Math.round(due / 2), due - leadMs)
+      const cred = credential(task.owner, venue)
+      const asked = deps.clock.now()
       held = handled(
-        credential(task.owner, venue).then((cred) =>
+        cred.then((cred) =>
           adapter.positions(cred, {
             // a streamed account is read through: the stream answers
             maxAgeMs: streamed ? 0 : near ? NEAR_THRESHOLD_MAX_AGE_MS : age,
@@ -311,6 +322,20 @@ function snapshotReader(
         ),
       )
       positions.set(aKey, held)
+      if (onAccountRead) {
+        const owner = task.owner
+        Promise.all([cred, held]).then(
+          ([cred, p]) =>
+            onAccountRead({
+              owner,
+              venue,
+              cred,
+              positions: p,
+              readAt: positionsReadAt(p) ?? asked,
+            }),
+          () => undefined,
+        )
+      }
     }
     const [q, p] = await Promise.all([quote, held])
     return { quote: q, position: p.find((x) => x.market === market) }

@@ -42,6 +42,19 @@ export function shareAccountReads(
   return out
 }
 
+/** When each positions snapshot the wrapped adapters served was read. */
+const readTimes = new WeakMap<readonly VenuePosition[], number>()
+
+/**
+ * Unix ms the venue read behind `positions` was sent (our own fills since
+ * applied), when a wrapped adapter served it; undefined otherwise.
+ */
+export function positionsReadAt(
+  positions: readonly VenuePosition[],
+): number | undefined {
+  return readTimes.get(positions)
+}
+
 /** One venue account: the owner, and the account index where there is one. */
 function accountKey(cred: VenueCredential): string {
   return `${cred.owner.toLowerCase()}|${cred.accountIndex ?? ''}`
@@ -90,9 +103,12 @@ function shareOne(adapter: VenueAdapter, clock: Clock): VenueAdapter {
     string,
     VenuePosition[],
     { cred: VenueCredential; priority: RequestPriority | undefined }
-  >(clock, (_key, ctx) => {
+  >(clock, async (_key, ctx) => {
     if (!ctx) throw new Error('a positions read needs its credential')
-    return adapter.positions(ctx.cred, { priority: ctx.priority })
+    const sentAt = clock.now()
+    const value = await adapter.positions(ctx.cred, { priority: ctx.priority })
+    readTimes.set(value, sentAt)
+    return value
   })
   /** accounts whose snapshot carries fills since its read: read again */
   const amended = new Set<string>()
@@ -124,10 +140,11 @@ function shareOne(adapter: VenueAdapter, clock: Clock): VenueAdapter {
         base: decString(more),
         price: found.averagePrice,
       })
-    if (!next) {
+    if (!next || !held) {
       changed(cred)
       return
     }
+    readTimes.set(next, held.at)
     reads.amend(account, () => next)
     amended.add(account)
   }
@@ -220,7 +237,13 @@ function shareOne(adapter: VenueAdapter, clock: Clock): VenueAdapter {
     accountStreamed: (owner) => adapter.accountStreamed?.(owner) === true,
     // a venue without a dead-man switch keeps showing none
     ...armOf(adapter),
+    ...balancesOf(adapter),
   }
+}
+
+function balancesOf(adapter: VenueAdapter): Pick<VenueAdapter, 'balances'> {
+  const balances = adapter.balances?.bind(adapter)
+  return balances ? { balances } : {}
 }
 
 function armOf(

@@ -1,5 +1,6 @@
 import { FencedOutError } from '../errors/worker.js'
 import { msToIso } from '../util/time.js'
+import { createAccountSnapshots } from './accountSnapshots.js'
 import { createDeadManSwitches } from './deadManSwitches.js'
 import { fenceGoneWorkers } from './fenceGoneWorkers.js'
 import { runMonitorSweep } from './monitorSweep.js'
@@ -144,6 +145,11 @@ export interface WorkerOptions {
   readonly idleMs?: number
   /** heartbeat period, ms @default 2_000 */
   readonly heartbeatMs?: number
+  /**
+   * how old a stored account snapshot may grow (idle accounts are read
+   * this often) @default SNAPSHOT_REFRESH_MS (60 s)
+   */
+  readonly snapshotRefreshMs?: number
 }
 
 export interface RunningWorker {
@@ -226,6 +232,30 @@ export function startWorker(
     return true
   }
 
+  // the positions and balances the API serves, kept from the sweep's
+  // reads and a slow refresh of idle accounts, on a loop of their own
+  const snapshots = createAccountSnapshots(deps, {
+    refreshMs: options.snapshotRefreshMs,
+  })
+  let cutSnapshotPause: (() => void) | undefined
+  const snapshotting = (async () => {
+    while (!stopping) {
+      try {
+        await snapshots.tick()
+      } catch (err) {
+        deps.logger.error('account snapshots failed', {
+          workerId: deps.workerId,
+          error: err instanceof Error ? err.message : String(err),
+        })
+      }
+      if (stopping) break
+      await pause(snapshots.tickMs, (cut) => {
+        cutSnapshotPause = cut
+      })
+      cutSnapshotPause = undefined
+    }
+  })()
+
   const track: RoundTracker = { inFlight: new Set(), failed: new Map() }
   // the claim loop never waits for the sweep's reads: it runs on its own
   const round = () => {
@@ -243,7 +273,10 @@ export function startWorker(
     while (!stopping) {
       const started = deps.clock.now()
       try {
-        const swept = await runMonitorSweep(deps, { leadMs })
+        const swept = await runMonitorSweep(deps, {
+          leadMs,
+          onAccountRead: snapshots.observe,
+        })
         // a close rule holds: the claim loop takes the task now
         if (swept.escalated > 0) wake()
       } catch (err) {
@@ -305,8 +338,10 @@ export function startWorker(
       stopping = true
       clearInterval(heartbeatTimer)
       cutSweepPause?.()
+      cutSnapshotPause?.()
       await unlisten()
       await sweeping
+      await snapshotting
       await beating
     }
   })()
@@ -318,6 +353,7 @@ export function startWorker(
       stopping = true
       wakeUp?.()
       cutSweepPause?.()
+      cutSnapshotPause?.()
       let timer: ReturnType<typeof setTimeout> | undefined
       await Promise.race([
         done,

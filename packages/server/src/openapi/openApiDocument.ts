@@ -25,6 +25,8 @@ const TAGS: Readonly<Record<RouteTag, string>> = {
   Tasks: 'Paired positions on two venues',
   'Perpetual orders': 'Direct single-venue orders',
   Markets: "A granted venue's listed markets, their rules and quotes",
+  Accounts:
+    "The owner's bound accounts: positions and balances as the worker last read them",
   'Request logs': "The current key's latest requests",
   'Venue bindings': 'Bind venue accounts to a wallet',
   'API keys': 'Wallet-signed API key management',

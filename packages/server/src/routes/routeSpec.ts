@@ -16,6 +16,7 @@ export type RouteTag =
   | 'Request logs'
   | 'Perpetual orders'
   | 'Markets'
+  | 'Accounts'
   | 'Venue bindings'
   | 'API keys'
 

@@ -1,5 +1,6 @@
 import type { Route } from '../router.js'
 import type { ServerDeps } from '../serverDeps.js'
+import { ACCOUNT_ROUTES } from './accountRoutes.js'
 import { API_KEY_ROUTES } from './apiKeyRoutes.js'
 import { MARKET_ROUTES } from './marketRoutes.js'
 import { PERP_ORDER_ROUTES } from './perpOrderRoutes.js'
@@ -19,6 +20,7 @@ export const ROUTE_DECLARATIONS = [
   ...REQUEST_LOG_ROUTES,
   ...PERP_ORDER_ROUTES,
   ...MARKET_ROUTES,
+  ...ACCOUNT_ROUTES,
   ...VENUE_BINDING_ROUTES,
   ...API_KEY_ROUTES,
 ] as const

@@ -112,6 +112,23 @@ export function runVenueAdapterContract(
       ).toBe(true)
     })
 
+    test('balances: the collateral, with the margin the position holds', async () => {
+      // the IOC test left a long position on the account
+      if (!bed.adapter.balances) return
+      const b = await bed.adapter.balances(bed.cred)
+      for (const f of ['equityUsd', 'availableUsd', 'marginUsedUsd'] as const) {
+        expect(b[f], f).toMatch(/^-?[0-9]+(\.[0-9]+)?$/)
+      }
+      expect(Number(b.equityUsd)).toBeGreaterThan(0)
+      expect(Number(b.marginUsedUsd)).toBeGreaterThan(0)
+      expect(Number(b.availableUsd)).toBeLessThanOrEqual(Number(b.equityUsd))
+      expect(Number.isSafeInteger(b.at)).toBe(true)
+      // a balance as young as asked serves again
+      expect(
+        await bed.adapter.balances(bed.cred, { maxAgeMs: 60_000 }),
+      ).toMatchObject({ equityUsd: expect.any(String) })
+    })
+
     test('a resting order is open until cancelled by client order id', async () => {
       const { price, size } = await priced('long', 0.9)
       const id = cloid()

@@ -1,4 +1,6 @@
 import {
+  dec,
+  decString,
   UncertainSubmissionError,
   VenueAccountNotFoundError,
   type VenueAdapter,
@@ -96,6 +98,17 @@ export function createPaperAdapter(exchange: SimExchange): VenueAdapter {
     async positions(cred) {
       await gate()
       return exchange.positions(ownerOf(cred))
+    },
+    async balances(cred) {
+      await gate()
+      const a = exchange.account(ownerOf(cred))
+      return {
+        equityUsd: a.crossEquityUsd,
+        availableUsd: a.freeMarginUsd,
+        // what is held beside the free margin (positions and resting orders)
+        marginUsedUsd: decString(dec(a.crossEquityUsd).sub(a.freeMarginUsd)),
+        at: exchange.now(),
+      }
     },
     async funding(cred, market, since) {
       await gate()

@@ -122,6 +122,27 @@ describe('Aster adapter against the signature-checking fake', () => {
     expect(pos?.liquidationPrice).not.toBe('0')
   })
 
+  test('default: balances are one accountWithJoinMargin (weight 5); one as young as asked serves again', async () => {
+    const weight = () =>
+      fake
+        .rateLimitUsage()
+        .filter((b) => b.limit === 'REQUEST_WEIGHT')
+        .reduce((n, b) => n + b.requests, 0)
+    const sent = weight()
+    const b = await adapter.balances?.(cred)
+    expect(weight()).toBe(sent + 1)
+    const account = exchange.account(cred.owner)
+    expect(Number(b?.equityUsd)).toBeGreaterThan(0)
+    expect(
+      Math.abs(Number(b?.equityUsd) - Number(account.crossEquityUsd)) /
+        Number(account.crossEquityUsd),
+    ).toBeLessThan(0.001)
+    // the IOC test left a short: its margin is held
+    expect(Number(b?.marginUsedUsd)).toBeGreaterThan(0)
+    expect(await adapter.balances?.(cred, { maxAgeMs: 60_000 })).toEqual(b)
+    expect(weight()).toBe(sent + 1)
+  })
+
   test('error: a tampered body fails the signature check (-1022), nothing placed', async () => {
     const o = await order()
     const tampering = createAsterAdapter({

@@ -13,6 +13,7 @@ import {
   systemClock,
   UncertainSubmissionError,
   type VenueAdapter,
+  type VenueBalance,
   type VenueCredential,
   type VenueOrder,
   type VenueOrderRequest,
@@ -23,6 +24,7 @@ import {
 import { getAddress, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { fundingReadKey } from '../../wire/fundingReadKey.js'
+import { createHeldBalances } from '../../wire/heldBalances.js'
 import {
   freshFromStream,
   type MarketStream,
@@ -57,6 +59,7 @@ import {
   ASTER_CANCEL_ALL_SWITCH,
   armAsterCancelAll,
 } from './armAsterCancelAll.js'
+import { ASTER_ACCOUNT_PATH, parseAsterBalance } from './asterBalance.js'
 import { asterClientOrderId } from './asterClientOrderId.js'
 import { AsterRejectedError } from './asterRejectedError.js'
 import { createAsterStreamedPositions } from './asterStreamedPositions.js'
@@ -433,6 +436,32 @@ export function createAsterAdapter(options: AsterAdapterOptions): AsterAdapter {
     return raw.map(parseAsterPosition).filter((p) => p !== null)
   }
 
+  /** balances read, by owner: a caller allowing their age reads none */
+  const balances = createHeldBalances(clock)
+  async function restBalance(
+    cred: VenueCredential,
+    read: ReadOptions | undefined,
+  ): Promise<VenueBalance> {
+    const user = cred.owner.toLowerCase()
+    const held = balances.fresh(user, read?.maxAgeMs ?? 0)
+    if (held) return held
+    const sentAt = clock.now()
+    // positionRisk carries no balance: one more read (weight 5)
+    const raw = await signed(
+      cred,
+      'GET',
+      ASTER_ACCOUNT_PATH,
+      [],
+      'read',
+      undefined,
+      read?.priority,
+    )
+    const balance = parseAsterBalance(raw, sentAt)
+    if (!balance) throw badRead('accountWithJoinMargin', raw)
+    balances.hold(user, balance)
+    return balance
+  }
+
   // a lapsed key sends the account back to REST reads of weight 5 each:
   // the listenKey requests (weight 1) go before routine reads
   const listenKeys: AsterListenKeys = {
@@ -663,6 +692,9 @@ export function createAsterAdapter(options: AsterAdapterOptions): AsterAdapter {
         restPositions(cred, read),
       )
     },
+
+    balances: (cred: VenueCredential, read?: ReadOptions) =>
+      restBalance(cred, read),
 
     async funding(
       cred: VenueCredential,

@@ -108,6 +108,26 @@ describe('Hyperliquid adapter and binder against the protocol fake', () => {
     expect(pos?.size).toBe('0.002')
   })
 
+  test("behavior: balances are the positions read's own marginSummary, no request of their own", async () => {
+    const requests = () =>
+      fake.rateLimitUsage().reduce((n, b) => n + b.requests, 0)
+    await marketBuy('0.002')
+    await adapter.positions(cred)
+    const sent = requests()
+    const b = await adapter.balances?.(cred, { maxAgeMs: 60_000 })
+    expect(requests()).toBe(sent)
+    // the engine's view now (a mark step may have passed since the read)
+    const account = exchange.account(cred.owner)
+    const near = (x: string | undefined, y: string) =>
+      Math.abs(Number(x) - Number(y)) / Number(y) < 0.001
+    expect(near(b?.equityUsd, account.crossEquityUsd)).toBe(true)
+    expect(near(b?.availableUsd, account.freeMarginUsd)).toBe(true)
+    expect(Number(b?.marginUsedUsd)).toBeGreaterThan(0)
+    // asked younger than the last read: one clearinghouseState
+    await adapter.balances?.(cred)
+    expect(requests()).toBe(sent + 1)
+  })
+
   test('behavior: a resting order is cancelled by cloid', async () => {
     const quote = await adapter.quote('BTC')
     const id = cloid()

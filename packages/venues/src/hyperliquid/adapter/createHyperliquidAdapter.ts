@@ -15,6 +15,7 @@ import {
   systemClock,
   UncertainSubmissionError,
   type VenueAdapter,
+  type VenueBalance,
   type VenueCredential,
   type VenueOrder,
   type VenueOrderRequest,
@@ -26,6 +27,7 @@ import {
 import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { fundingReadKey } from '../../wire/fundingReadKey.js'
+import { createHeldBalances } from '../../wire/heldBalances.js'
 import { decField, isObj, unexpectedAnswer } from '../../wire/jsonFields.js'
 import {
   freshFromStream,
@@ -45,6 +47,7 @@ import {
 } from '../signing/orderAction.js'
 import type { HlStream } from '../stream/createHlMarketStream.js'
 import { armHlCancelAll, HL_CANCEL_ALL_SWITCH } from './armHlCancelAll.js'
+import { parseHlBalance } from './hlBalance.js'
 import { createHlCumFunding, HL_SETTLED_AFTER_MS } from './hlCumFunding.js'
 import { hlExchangeResponse } from './hlExchangeResponse.js'
 import { hlFillAverage } from './hlFillAverage.js'
@@ -190,6 +193,14 @@ export function createHyperliquidAdapter(
   )
   // funding read off the positions reads' cumulative funding
   const cum = createHlCumFunding()
+  // and the collateral off the same reads: a balances read costs nothing
+  const balances = createHeldBalances(clock)
+  /** a main-dex state just read (or streamed) at `at` */
+  const observeState = (user: string, raw: unknown, at: number) => {
+    cum.observe(user, stateTime(raw, at), raw)
+    const balance = parseHlBalance(raw, at)
+    if (balance) balances.hold(user, balance)
+  }
   // a read of a user's state to see a settlement, shared by its markets
   const settledStates = createSharedRead<string, void, RequestPriority>(
     clock,
@@ -200,7 +211,7 @@ export function createHyperliquidAdapter(
         'read',
         priority,
       )
-      cum.observe(user, stateTime(raw, clock.now()), raw)
+      observeState(user, raw, clock.now())
     },
     { forgetAfterMs: 60_000 },
   )
@@ -501,11 +512,7 @@ export function createHyperliquidAdapter(
       // a watched user's state as the stream pushed it: no request
       const streamed = streamedState(user)
       if (streamed) {
-        cum.observe(
-          user,
-          stateTime(streamed.state, streamed.at),
-          streamed.state,
-        )
+        observeState(user, streamed.state, streamed.at)
         return parsePositions(streamed.state)
       }
       // each dex keeps its own clearinghouse: the main one, and those of
@@ -524,8 +531,33 @@ export function createHyperliquidAdapter(
           ),
         ),
       )
-      cum.observe(user, stateTime(states[0], clock.now()), states[0])
+      observeState(user, states[0], clock.now())
       return states.flatMap(parsePositions)
+    },
+
+    async balances(
+      cred: VenueCredential,
+      read?: ReadOptions,
+    ): Promise<VenueBalance> {
+      const user = owner(cred)
+      const held = balances.fresh(user, read?.maxAgeMs ?? 0)
+      if (held) return held
+      const streamed = streamedState(user)
+      const sentAt = clock.now()
+      // the main dex's state: the positions read's own request (weight 2)
+      const raw = streamed
+        ? streamed.state
+        : await post(
+            '/info',
+            { type: 'clearinghouseState', user },
+            'read',
+            read?.priority,
+          )
+      const at = streamed ? streamed.at : sentAt
+      observeState(user, raw, at)
+      const balance = parseHlBalance(raw, at)
+      if (!balance) throw badRead('clearinghouseState', raw)
+      return balance
     },
 
     async funding(

@@ -135,6 +135,20 @@ describe('createLighterAdapter against the protocol fake', () => {
     expect(Number(eth?.leverage)).toBeGreaterThan(0)
   })
 
+  test("balances: the account read's own totals, no request of their own", async () => {
+    await adapter.positions(bed.cred)
+    const sent = calls.length
+    const b = await adapter.balances?.(bed.cred, { maxAgeMs: 60_000 })
+    expect(calls.length).toBe(sent)
+    expect(Number(b?.equityUsd)).toBeGreaterThan(0)
+    expect(Number(b?.availableUsd)).toBeLessThanOrEqual(Number(b?.equityUsd))
+    // the IOC test left a cross long: its initial margin
+    expect(Number(b?.marginUsedUsd)).toBeGreaterThan(0)
+    // asked younger than the last read: the account read
+    await adapter.balances?.(bed.cred)
+    expect(calls.slice(sent)).toEqual(['account'])
+  })
+
   test('nonce: a nonce used elsewhere is refused, re-read and the order resent once', async () => {
     await adapter.place(bed.cred, await order('long', 1.01))
     const before = keyNonce()

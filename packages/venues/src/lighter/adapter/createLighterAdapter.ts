@@ -9,12 +9,14 @@ import {
   type StreamedAccount,
   systemClock,
   type VenueAdapter,
+  type VenueBalance,
   type VenueCredential,
   type VenueOrder,
   type VenuePosition,
   VenueRejectedError,
   VenueUnavailableError,
 } from '@dn/core'
+import { createHeldBalances } from '../../wire/heldBalances.js'
 import {
   freshFromStream,
   type MarketStream,
@@ -60,6 +62,7 @@ import {
   lighterBudgetOf,
 } from './lighterTransport.js'
 import { badAnswer, decField, intField, isObj } from './lighterWireValue.js'
+import { parseLighterBalance } from './parseLighterBalance.js'
 import { parseLighterFunding } from './parseLighterFunding.js'
 import {
   parseLighterPositionRows,
@@ -289,6 +292,26 @@ export function createLighterAdapter(
 
   /** account index → when its positions were last read by REST */
   const lastRest = new Map<number, number>()
+  /** account index → the balance its last REST read carried */
+  const balances = createHeldBalances(clock)
+  /** `account?by=index`: positions and balance in one read */
+  async function restAccount(
+    key: ReturnType<typeof lighterCredential>,
+    priority: ReadOptions['priority'],
+  ) {
+    const sentAt = clock.now()
+    // as the account: its own limit, not the IP's, is spent
+    const raw = await transport.get(
+      'account',
+      { by: 'index', value: key.accountIndex },
+      ctx.authToken(key),
+      priority,
+    )
+    lastRest.set(key.accountIndex, sentAt)
+    const balance = parseLighterBalance(raw, sentAt)
+    if (balance) balances.hold(String(key.accountIndex), balance)
+    return { raw, balance }
+  }
   const accountStreams = options.accountStreams?.({
     authToken: (key) => ctx.authToken(key).token,
   })
@@ -422,22 +445,26 @@ export function createLighterAdapter(
           streamed.rows,
         )
       }
-      const sentAt = clock.now()
-      const [raw, list] = await Promise.all([
-        // as the account: its own limit, not the IP's, is spent
-        transport.get(
-          'account',
-          { by: 'index', value: key.accountIndex },
-          ctx.authToken(key),
-          read?.priority,
-        ),
+      const [{ raw }, list] = await Promise.all([
+        restAccount(key, read?.priority),
         markets(),
       ])
-      lastRest.set(key.accountIndex, sentAt)
       return parseLighterPositions(
         raw,
         (id) => list.find((m) => m.marketId === id)?.symbol,
       )
+    },
+
+    async balances(
+      cred: VenueCredential,
+      read?: ReadOptions,
+    ): Promise<VenueBalance> {
+      const key = lighterCredential(cred)
+      const held = balances.fresh(String(key.accountIndex), read?.maxAgeMs ?? 0)
+      if (held) return held
+      const { raw, balance } = await restAccount(key, read?.priority)
+      if (!balance) throw badAnswer('account', raw)
+      return balance
     },
 
     async funding(cred, market, since, read): Promise<FundingPayment[]> {

@@ -49,6 +49,71 @@ export function positionRisk(
     }))
 }
 
+/**
+ * `GET /fapi/v3/accountWithJoinMargin`: the account's USDT totals (the
+ * engine keeps one collateral), the asset row and the held positions, as
+ * Aster's Account Information v3 shapes them.
+ */
+export function accountInformation(state: AsterFakeState, user: string) {
+  const exists = hasAccount(state, user)
+  const a = exists ? state.exchange.account(user) : undefined
+  const held = exists ? state.exchange.positions(user) : []
+  let initial = dec(0)
+  let pnl = dec(0)
+  for (const p of held) {
+    initial = initial.add(dec(p.size).abs().mul(p.markPrice).div(p.leverage))
+    pnl = pnl.add(dec(p.markPrice).sub(p.entryPrice).mul(p.size))
+  }
+  const wallet = a?.collateralUsd ?? '0'
+  const margin = a?.crossEquityUsd ?? '0'
+  const available = a?.freeMarginUsd ?? '0'
+  const totals = {
+    totalInitialMargin: decString(initial),
+    totalMaintMargin: decString(initial.div(2)),
+    totalWalletBalance: wallet,
+    totalUnrealizedProfit: decString(pnl),
+    totalMarginBalance: margin,
+    totalPositionInitialMargin: decString(initial),
+    totalOpenOrderInitialMargin: '0',
+    totalCrossWalletBalance: wallet,
+    totalCrossUnPnl: decString(pnl),
+    availableBalance: available,
+    maxWithdrawAmount: available,
+  }
+  return {
+    ...totals,
+    assets: [
+      {
+        asset: 'USDT',
+        walletBalance: wallet,
+        unrealizedProfit: totals.totalUnrealizedProfit,
+        marginBalance: margin,
+        maintMargin: totals.totalMaintMargin,
+        initialMargin: totals.totalInitialMargin,
+        positionInitialMargin: totals.totalPositionInitialMargin,
+        openOrderInitialMargin: '0',
+        crossWalletBalance: wallet,
+        crossUnPnl: totals.totalCrossUnPnl,
+        availableBalance: available,
+        maxWithdrawAmount: available,
+        updateTime: state.now(),
+      },
+    ],
+    positions: held.map((p) => ({
+      symbol: p.market,
+      positionAmt: p.size,
+      entryPrice: p.entryPrice,
+      unrealizedProfit: decString(
+        dec(p.markPrice).sub(p.entryPrice).mul(p.size),
+      ),
+      leverage: p.leverage,
+      isolated: p.marginMode === 'isolated',
+      positionSide: 'BOTH',
+      updateTime: state.now(),
+    })),
+  }
+}
+
 /** `GET` / `POST /fapi/v3/positionSide/dual`. */
 export function positionMode(
   state: AsterFakeState,

@@ -8,6 +8,7 @@ import type { FakeBucketUsage } from '../fakeRateLimits.js'
 import { listen, readBody, sendJson as send } from '../loopbackHttp.js'
 import type { SimExchange } from '../simExchange.js'
 import {
+  accountInformation,
   agents,
   approveAgent,
   income,
@@ -131,6 +132,8 @@ const SIGNED: Record<string, Signed> = {
   'DELETE /fapi/v3/order': cancelOrder,
   'POST /fapi/v3/countdownCancelAll': countdownCancelAll,
   'GET /fapi/v3/positionRisk': positionRisk,
+  'GET /fapi/v3/accountWithJoinMargin': (state, user) =>
+    accountInformation(state, user),
   'GET /fapi/v3/positionSide/dual': positionMode,
   'POST /fapi/v3/positionSide/dual': positionMode,
   'GET /fapi/v3/income': income,

@@ -202,9 +202,20 @@ function account(state: LighterFakeState, q: Query) {
   const approved = [...(state.integrators.get(index)?.values() ?? [])]
   return {
     ...summary(state, index, owner),
+    // the initial margin cross positions hold (six decimals, as Lighter)
+    cross_initial_margin_requirement: crossInitialMargin(state, owner),
     positions,
     approved_integrators: approved,
   }
+}
+
+function crossInitialMargin(state: LighterFakeState, owner: string): string {
+  let margin = dec(0)
+  for (const p of state.exchange.positions(owner)) {
+    if (p.marginMode !== 'cross') continue
+    margin = margin.add(dec(p.size).abs().mul(p.markPrice).div(p.leverage))
+  }
+  return margin.toFixed(6)
 }
 
 function apiKeys(state: LighterFakeState, account: number, apiKey: number) {

@@ -1,0 +1,138 @@
+import { describe, expect, test } from 'vitest'
+import type { BoundAccountSnapshot } from '../domain/accountSnapshot.js'
+import type { ApiKeyRecord } from '../domain/apiKey.js'
+import type { VenueId } from '../domain/venue.js'
+import { ForbiddenError } from '../errors/domain.js'
+import type { AccountReadDeps } from './grantedAccounts.js'
+import { listBalances } from './listBalances.js'
+import { listPositions } from './listPositions.js'
+
+const NOW = Date.UTC(2030, 0, 1, 12)
+const iso = (ms: number) => new Date(ms).toISOString()
+const key = {
+  owner: '0xabc',
+  venues: ['hl', 'lighter'],
+} as unknown as ApiKeyRecord
+
+/** A store with an hl snapshot and a Lighter account not read yet. */
+function deps(asked: VenueId[][] = []): AccountReadDeps {
+  const rows: BoundAccountSnapshot[] = [
+    {
+      venue: 'hl',
+      accountIndex: null,
+      snapshot: {
+        owner: '0xabc',
+        venue: 'hl',
+        accountIndex: null,
+        positions: [
+          {
+            market: 'ETH',
+            size: '-0.50',
+            entryPrice: '3000',
+            markPrice: '3010.5',
+            leverage: '3',
+            marginMode: 'cross',
+            liquidationPrice: '4000.0',
+          },
+        ],
+        readAt: iso(NOW - 4_000),
+        balance: {
+          equityUsd: '1000.10',
+          availableUsd: '900',
+          marginUsedUsd: '100.1',
+        },
+        balanceReadAt: iso(NOW - 30_000),
+      },
+    },
+    { venue: 'lighter', accountIndex: '7', snapshot: null },
+  ]
+  return {
+    clock: { now: () => NOW },
+    store: {
+      accountSnapshots: {
+        listByOwner: async (owner, venues) => {
+          expect(owner).toBe('0xabc')
+          asked.push([...venues])
+          return rows.filter((r) => venues.includes(r.venue))
+        },
+      } as AccountReadDeps['store']['accountSnapshots'],
+    },
+  }
+}
+
+describe('listPositions', () => {
+  test('side and size from the signed size; PnL exact; age from the read', async () => {
+    expect(await listPositions(deps(), key)).toEqual({
+      accounts: [
+        {
+          venue: 'hl',
+          accountIndex: null,
+          readAt: iso(NOW - 4_000),
+          ageMs: 4_000,
+          positions: [
+            {
+              market: 'ETH',
+              side: 'short',
+              sizeBase: '0.5',
+              entryPrice: '3000',
+              markPrice: '3010.5',
+              // -0.5 × (3010.5 − 3000)
+              unrealizedPnlUsd: '-5.25',
+              leverage: '3',
+              marginMode: 'cross',
+              liquidationPrice: '4000',
+            },
+          ],
+        },
+        // bound, not read yet: listed, so the caller sees it exists
+        {
+          venue: 'lighter',
+          accountIndex: '7',
+          readAt: null,
+          ageMs: null,
+          positions: [],
+        },
+      ],
+    })
+  })
+
+  test('every granted venue, or the one asked; one not granted is 403', async () => {
+    const asked: VenueId[][] = []
+    await listPositions(deps(asked), key)
+    await listPositions(deps(asked), key, 'lighter')
+    expect(asked).toEqual([['hl', 'lighter'], ['lighter']])
+    await expect(listPositions(deps(), key, 'aster')).rejects.toBeInstanceOf(
+      ForbiddenError,
+    )
+  })
+})
+
+describe('listBalances', () => {
+  test("the balance's own read time and age; nulls when not read yet", async () => {
+    expect(await listBalances(deps(), key)).toEqual({
+      accounts: [
+        {
+          venue: 'hl',
+          accountIndex: null,
+          readAt: iso(NOW - 30_000),
+          ageMs: 30_000,
+          equityUsd: '1000.1',
+          availableUsd: '900',
+          marginUsedUsd: '100.1',
+        },
+        {
+          venue: 'lighter',
+          accountIndex: '7',
+          readAt: null,
+          ageMs: null,
+          equityUsd: null,
+          availableUsd: null,
+          marginUsedUsd: null,
+        },
+      ],
+    })
+    await expect(listBalances(deps(), key, 'aster')).rejects.toMatchObject({
+      code: 'venue_not_granted',
+    })
+  })
+})
