@@ -54,6 +54,17 @@ describe('the dn CLI as a person drives it', () => {
     return { code: r.code, body: JSON.parse(r.err) as Record<string, unknown> }
   }
 
+  /** polls `check` every 250 ms for up to 30 s */
+  async function waitFor(check: () => Promise<boolean>): Promise<void> {
+    for (let i = 0; i < 120; i++) {
+      if (await check()) return
+      await new Promise((r) => setTimeout(r, 250))
+    }
+    throw new Error(
+      `still not so after 30 s:\n${transcript.slice(-3).join('\n')}`,
+    )
+  }
+
   beforeAll(async () => {
     cli = await bundleCli()
     dir = mkdtempSync(join(tmpdir(), 'dn-cli-'))
@@ -233,6 +244,83 @@ describe('the dn CLI as a person drives it', () => {
       taskId,
     )
     expect(Number(got.task.longSize)).toBeGreaterThan(0)
+
+    // a task the funding gate holds back, and why, on the status screen
+    const gated = await json<{ taskId: string }>(
+      'tasks',
+      'create',
+      '--long',
+      'hl:ETH',
+      '--short',
+      'aster:ETHUSDT',
+      '--size-usd',
+      '100',
+      '--min-funding-apy',
+      '999999',
+    )
+    await waitFor(async () => {
+      const t = await json<{
+        task: { pendingReason: { code: string } | null }
+      }>('tasks', 'get', gated.taskId)
+      return t.task.pendingReason?.code === 'funding_below_min'
+    })
+    // the worker's account snapshot shows the legs
+    await waitFor(async () => {
+      const p = await json<{
+        accounts: {
+          venue: string
+          positions: { market: string; sizeBase: string }[]
+        }[]
+      }>('positions')
+      return p.accounts.some(
+        (a) =>
+          a.venue === 'hl' &&
+          a.positions.some((x) => x.market === 'BTC' && Number(x.sizeBase) > 0),
+      )
+    })
+    const status = await tty('status')
+    expect(status.code).toBe(0)
+    const screen = plain(status.out)
+    expect(screen).toMatch(/RUNNING TASKS \(1\)/)
+    expect(screen).toMatch(
+      /TASK\s+LONG\s+SHORT\s+SIZE USD\s+SPREAD\s+APY NOW\s+FUNDING USD\s+PNL USD\s+LIQ DIST L\/S/,
+    )
+    expect(screen).toMatch(
+      new RegExp(
+        `${taskId}\\s+hl:BTC [\\d.]+\\s+aster:BTCUSDT [\\d.]+\\s+200\\s+-?[\\d.]+ bps\\s+-?[\\d.]+%\\s+-?[\\d.]+\\s+-?[\\d.]+\\s+(-|[\\d.]+%) / (-|[\\d.]+%)\\n`,
+      ),
+    )
+    expect(screen).toMatch(/PENDING TASKS \(1\)/)
+    expect(screen).toMatch(
+      new RegExp(
+        `${gated.taskId}\\s+hl:ETH\\s+aster:ETHUSDT\\s+100\\s+funding APY -?[\\d.]+% < minFundingApy 999999`,
+      ),
+    )
+    expect(screen).toMatch(/NEEDS ATTENTION: unknown orders \(0\)/)
+    const statusJson = await json<{
+      running: { taskId: string }[]
+      pending: { taskId: string; pendingReason: { code: string } }[]
+    }>('status')
+    expect(statusJson.running.map((t) => t.taskId)).toEqual([taskId])
+    expect(
+      statusJson.pending.map((t) => [t.taskId, t.pendingReason.code]),
+    ).toEqual([[gated.taskId, 'funding_below_min']])
+    const positions = plain((await tty('positions', '--venue', 'hl')).out)
+    expect(positions).toMatch(
+      /VENUE\s+MARKET\s+SIDE\s+SIZE\s+ENTRY\s+MARK\s+UPNL USD\s+LEV\s+LIQ\s+READ/,
+    )
+    expect(positions).toMatch(/hl\s+BTC\s+long\s+0\.002/)
+    const balances = await json<{
+      accounts: { venue: string; equityUsd: string | null }[]
+    }>('balances')
+    expect(balances.accounts.map((a) => a.venue).sort()).toEqual([
+      'aster',
+      'hl',
+    ])
+    expect(plain((await tty('balances')).out)).toMatch(
+      /VENUE\s+EQUITY USD\s+AVAILABLE USD\s+MARGIN USED USD\s+READ/,
+    )
+    expect((await tty('tasks', 'cancel', gated.taskId)).code).toBe(0)
 
     const closed = await tty(
       'tasks',

@@ -26,6 +26,14 @@ function marketRow(m: Market): Record<string, string> {
   }
 }
 
+/** `lighter #12` for an account with an index, else the venue. */
+const accountName = (a: { venue: string; accountIndex: string | null }) =>
+  a.accountIndex === null ? a.venue : `${a.venue} #${a.accountIndex}`
+
+/** How old a snapshot is: "12s ago", or "not read yet". */
+const readAge = (ageMs: number | null) =>
+  ageMs === null ? 'not read yet' : `${Math.round(ageMs / 1000)}s ago`
+
 function requestRow(r: RequestLog): Record<string, string> {
   return {
     TIME: ago(r.created_at),
@@ -68,6 +76,91 @@ export function registerReadCommands(program: Command): void {
           : table(
               markets.map(marketRow),
               Object.keys(marketRow(markets[0] as Market)),
+            ),
+      )
+    })
+
+  program
+    .command('positions')
+    .description(
+      "your bound accounts' positions, as the worker last read them (with the age of each read)",
+    )
+    .option('--venue <venue>', 'one venue only', venueArg)
+    .addHelpText(
+      'after',
+      examples(['dn positions', 'dn positions --venue hl --json']),
+    )
+    .action(async (f: { venue?: VenueName }, cmd: Command) => {
+      const { keyed, json } = cliContext(cmd)
+      const list = await keyed().positions(f.venue ? { venue: f.venue } : {})
+      const rows = list.accounts.flatMap((a) =>
+        a.positions.length === 0
+          ? [
+              {
+                VENUE: accountName(a),
+                MARKET: a.readAt ? '(flat)' : '(not read yet)',
+                READ: readAge(a.ageMs),
+              },
+            ]
+          : a.positions.map((p) => ({
+              VENUE: accountName(a),
+              MARKET: p.market,
+              SIDE: p.side,
+              SIZE: p.sizeBase,
+              ENTRY: p.entryPrice,
+              MARK: p.markPrice,
+              'UPNL USD': p.unrealizedPnlUsd,
+              LEV: `${p.leverage}x ${p.marginMode}`,
+              LIQ: p.liquidationPrice ?? '-',
+              READ: readAge(a.ageMs),
+            })),
+      )
+      emit(json, list, () =>
+        rows.length === 0
+          ? 'no bound accounts on the venues this key grants'
+          : table(rows, [
+              'VENUE',
+              'MARKET',
+              'SIDE',
+              'SIZE',
+              'ENTRY',
+              'MARK',
+              'UPNL USD',
+              'LEV',
+              'LIQ',
+              'READ',
+            ]),
+      )
+    })
+
+  program
+    .command('balances')
+    .description(
+      "your bound accounts' collateral in USD, as the worker last read it",
+    )
+    .option('--venue <venue>', 'one venue only', venueArg)
+    .addHelpText('after', examples(['dn balances', 'dn balances --json']))
+    .action(async (f: { venue?: VenueName }, cmd: Command) => {
+      const { keyed, json } = cliContext(cmd)
+      const list = await keyed().balances(f.venue ? { venue: f.venue } : {})
+      emit(json, list, () =>
+        list.accounts.length === 0
+          ? 'no bound accounts on the venues this key grants'
+          : table(
+              list.accounts.map((a) => ({
+                VENUE: accountName(a),
+                'EQUITY USD': a.equityUsd ?? '-',
+                'AVAILABLE USD': a.availableUsd ?? '-',
+                'MARGIN USED USD': a.marginUsedUsd ?? '-',
+                READ: readAge(a.ageMs),
+              })),
+              [
+                'VENUE',
+                'EQUITY USD',
+                'AVAILABLE USD',
+                'MARGIN USED USD',
+                'READ',
+              ],
             ),
       )
     })

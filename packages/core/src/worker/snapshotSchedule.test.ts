@@ -69,10 +69,15 @@ describe('snapshotWriteDue', () => {
     }
     expect(snapshotWriteDue(stored, '', NOW + 1, 60_000)).toBe(true)
   })
-  test('a read no newer than the stored one never is', () => {
+  test('a read older than the stored one never is', () => {
     const stored = { fingerprint: fp, readAt: NOW }
-    expect(snapshotWriteDue(stored, '', NOW, 60_000)).toBe(false)
     expect(snapshotWriteDue(stored, '', NOW - 5, 60_000)).toBe(false)
+  })
+  test('the same read amended by our own fill is written; unchanged, not', () => {
+    const stored = { fingerprint: fp, readAt: NOW }
+    const filled = positionsFingerprint([pos({ size: '2' })])
+    expect(snapshotWriteDue(stored, filled, NOW, 60_000)).toBe(true)
+    expect(snapshotWriteDue(stored, fp, NOW, 60_000)).toBe(false)
   })
   test('positions in any order show the same', () => {
     const a = pos()

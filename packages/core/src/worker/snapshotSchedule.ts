@@ -71,7 +71,8 @@ export interface WrittenSnapshot {
 
 /**
  * Whether a read at `readAt` showing `fingerprint` is written: always
- * when nothing is stored or what it shows changed; otherwise once the
+ * when nothing is stored or what it shows changed (an older read never);
+ * otherwise once the
  * stored one is half the refresh period old, so the stored age stays
  * under the period between reads (an account the sweep reads every 10 s
  * is written about twice a minute, not six times).
@@ -83,7 +84,9 @@ export function snapshotWriteDue(
   refreshMs: number,
 ): boolean {
   if (!stored) return true
-  if (readAt <= stored.readAt) return false
+  if (readAt < stored.readAt) return false
+  // our own fills are applied to the venue read they amend: the same read
+  // time, showing more
   if (stored.fingerprint !== fingerprint) return true
   return readAt - stored.readAt >= refreshMs / 2
 }
