@@ -245,7 +245,7 @@ export function registerWalletCommands(program: Command): void {
         const owner = signer(cmd, flags).address
         const rows: {
           venue: string
-          accountIndex: number | string
+          accountIndex: number | null
           usd: number
         }[] = []
         for (const venue of listArg(venueArg)(flags.venues)) {
@@ -271,11 +271,19 @@ export function registerWalletCommands(program: Command): void {
             throw new InvalidArgumentError(`faucet ${venue}: ${body.error}`)
           rows.push({
             venue,
-            accountIndex: body.accountIndex ?? '',
+            // only Lighter names accounts by index (what `dn bind` needs)
+            accountIndex: venue.startsWith('lighter')
+              ? (body.accountIndex ?? null)
+              : null,
             usd: flags.usd,
           })
         }
-        emit(json, rows, () => table(rows, ['venue', 'accountIndex', 'usd']))
+        emit(json, rows, () =>
+          table(
+            rows.map((r) => ({ ...r, accountIndex: r.accountIndex ?? '' })),
+            ['venue', 'accountIndex', 'usd'],
+          ),
+        )
       },
     )
 }

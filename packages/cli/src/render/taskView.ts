@@ -26,36 +26,44 @@ export const TASK_COLUMNS = [
   'UPDATED',
 ] as const
 
+const legLine = (t: Task, l: 'long' | 'short') => {
+  const venue = l === 'long' ? t.longVenue : t.shortVenue
+  const market = l === 'long' ? t.longMarket : t.shortMarket
+  const size = l === 'long' ? t.longSize : t.shortSize
+  const entry = l === 'long' ? t.longEntry : t.shortEntry
+  const mark = l === 'long' ? t.longPrice : t.shortPrice
+  const lev = l === 'long' ? t.longLeverage : t.shortLeverage
+  const mode = l === 'long' ? t.longMarginMode : t.shortMarginMode
+  const exit = t.pnl[l].exitPrice
+  return [
+    leg(venue, market),
+    `size ${size ?? '-'}`,
+    `entry ${entry ?? '-'}`,
+    ...(exit ? [`exit ${exit}`] : []),
+    `mark ${mark ?? '-'}`,
+    ...(lev ? [`${lev}x`] : []),
+    ...(mode ? [mode] : []),
+  ].join('  ')
+}
+
+/** `total 1.23 USD (realized …, unrealized …, funding …, fees …)` */
+const pnlLine = (t: Task) =>
+  `${t.pnl.totalUsd} USD (realized ${t.pnl.realizedUsd}, unrealized ${t.pnl.unrealizedUsd}, funding ${t.pnl.fundingUsd}, fees ${t.pnl.feesUsd})`
+
 /** `dn tasks get`: every field a person reads, both legs side by side. */
 export function taskDetails(t: Task): string {
-  const extra = t as Task & {
-    pendingReason?: { message?: string } | null
-    fundingApyNow?: string | null
-  }
   return details([
     ['task', t.taskId],
     ['status', t.status],
-    ...(extra.pendingReason?.message
-      ? [['waiting', extra.pendingReason.message] as [string, unknown]]
+    ...(t.pendingReason
+      ? [['waiting', t.pendingReason.message] as [string, unknown]]
       : []),
-    [
-      'long',
-      `${leg(t.longVenue, t.longMarket)}  size ${t.longSize ?? '-'}  entry ${t.longEntry ?? '-'}  mark ${t.longPrice ?? '-'}  ${t.longLeverage ? `${t.longLeverage}x` : ''} ${t.longMarginMode ?? ''}`.trimEnd(),
-    ],
-    [
-      'short',
-      `${leg(t.shortVenue, t.shortMarket)}  size ${t.shortSize ?? '-'}  entry ${t.shortEntry ?? '-'}  mark ${t.shortPrice ?? '-'}  ${t.shortLeverage ? `${t.shortLeverage}x` : ''} ${t.shortMarginMode ?? ''}`.trimEnd(),
-    ],
+    ['long', legLine(t, 'long')],
+    ['short', legLine(t, 'short')],
     ['size USD', t.sizeUsd],
     ['funding USD', t.fundingUsd],
-    ...(extra.fundingApyNow !== undefined
-      ? [
-          [
-            'funding APY now',
-            extra.fundingApyNow === null ? '-' : `${extra.fundingApyNow}%`,
-          ] as [string, unknown],
-        ]
-      : []),
+    ['funding APY now', t.fundingApyNow === null ? '-' : `${t.fundingApyNow}%`],
+    ['PnL', pnlLine(t)],
     ['liq protection', t.liqProtectionPct ? `${t.liqProtectionPct}%` : '-'],
     ['size mismatch', t.sizeMismatchPct ? `${t.sizeMismatchPct}%` : '-'],
     ['close requested', t.closeRequestedAt],
