@@ -119,7 +119,7 @@ describe('GET /docs: the API reference page', () => {
     // each operation is a heading once Redoc has read /openapi.json
     await page
       .getByRole('heading', { name: 'Create a scoped API key (wallet-signed)' })
-      .waitFor({ timeout: 20_000 })
+      .waitFor({ timeout: 45_000 })
     await expect
       .poll(() => page.getByText('/v1/delta-neutral/tasks').count())
       .toBeGreaterThan(0)
@@ -140,7 +140,7 @@ describe('GET /docs: the API reference page', () => {
       ]),
     )
     expect(problems).toEqual([])
-  })
+  }, 60_000)
 
   it('`dn up` from the CLI bundled elsewhere finds the renderer too', async () => {
     // bundleCli inlines the server's sources far from packages/server: the
