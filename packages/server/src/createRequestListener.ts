@@ -16,8 +16,9 @@ class MethodNotAllowedError extends AppError {
 }
 
 /**
- * The node:http adapter: routes a request, runs its handler, writes the JSON
- * answer with `X-Request-Id`. Handlers never touch the response object.
+ * The node:http adapter: routes a request, runs its handler, writes the
+ * answer (JSON unless the handler names another content type, as pages do)
+ * with `X-Request-Id`. Handlers never touch the response object.
  */
 export function createRequestListener(
   deps: ServerDeps,
@@ -32,7 +33,10 @@ export function createRequestListener(
       const text = bodyText(out)
       res.writeHead(out.status, {
         'content-type': 'application/json; charset=utf-8',
-        'content-length': Buffer.byteLength(text),
+        // a 304 has no body, and its length would be the 200's
+        ...(out.status === 304
+          ? {}
+          : { 'content-length': Buffer.byteLength(text) }),
         'x-request-id': requestId,
         'cache-control': 'no-store',
         ...out.headers,

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { buildOpenApiDocument } from './openapi/openApiDocument.js'
 import { createRouter } from './router.js'
 import {
+  PAGE_DECLARATIONS,
   ROUTE_DECLARATIONS,
   ROUTE_SPECS,
   servedRoutes,
@@ -18,9 +19,10 @@ const example = (pattern: string) =>
 
 describe('served routes and the OpenAPI document', () => {
   test('default: the router serves every declaration, and only those', () => {
-    expect(served.map((r) => `${r.method} ${r.pattern}`)).toEqual(
-      ROUTE_SPECS.map((r) => `${r.method} ${r.path}`),
-    )
+    expect(served.map((r) => `${r.method} ${r.pattern}`)).toEqual([
+      ...ROUTE_SPECS.map((r) => `${r.method} ${r.path}`),
+      ...PAGE_DECLARATIONS.map((p) => `${p.spec.method} ${p.spec.path}`),
+    ])
     for (const spec of ROUTE_SPECS) {
       const match = router.match(spec.method, example(spec.path))
       expect(match.kind, `${spec.method} ${spec.path}`).toBe('found')
@@ -40,5 +42,19 @@ describe('served routes and the OpenAPI document', () => {
     }
     const documented = Object.values(doc.paths).flatMap((p) => Object.keys(p))
     expect(documented).toHaveLength(ROUTE_SPECS.length)
+  })
+
+  test('behavior: pages are served but stay out of the document', () => {
+    const doc = buildOpenApiDocument(ROUTE_SPECS) as {
+      paths: Record<string, unknown>
+    }
+    expect(PAGE_DECLARATIONS.map((p) => p.spec.path)).toEqual([
+      '/docs',
+      '/docs/assets/redoc.standalone.js',
+    ])
+    for (const { spec } of PAGE_DECLARATIONS) {
+      expect(router.match('GET', spec.path).kind, spec.path).toBe('found')
+      expect(doc.paths[spec.path], spec.path).toBeUndefined()
+    }
   })
 })

@@ -8,9 +8,11 @@ export interface HttpResponse {
   readonly body: unknown
   /**
    * The body already serialized (an answer stored for idempotent replay,
-   * the cached OpenAPI document): written as is, never serialized again.
+   * the cached OpenAPI document) or the bytes of a page or asset (then
+   * `headers` names its `content-type`): written as is, never serialized
+   * again.
    */
-  readonly text?: string
+  readonly text?: string | Uint8Array
   readonly headers?: Readonly<Record<string, string>>
 }
 
@@ -19,6 +21,6 @@ export function json(status: number, value: unknown): HttpResponse {
 }
 
 /** The bytes of a response body: serialized once, at the edge. */
-export function bodyText(res: HttpResponse): string {
+export function bodyText(res: HttpResponse): string | Uint8Array {
   return res.text ?? JSON.stringify(res.body)
 }

@@ -2,7 +2,9 @@ import type { Route } from '../router.js'
 import type { ServerDeps } from '../serverDeps.js'
 import { ACCOUNT_ROUTES } from './accountRoutes.js'
 import { API_KEY_ROUTES } from './apiKeyRoutes.js'
+import { DOCS_PAGES } from './docsPages.js'
 import { MARKET_ROUTES } from './marketRoutes.js'
+import type { PageDeclaration } from './pageSpec.js'
 import { PERP_ORDER_ROUTES } from './perpOrderRoutes.js'
 import { REQUEST_LOG_ROUTES } from './requestLogRoutes.js'
 import type { RouteDeclaration, RouteSpec } from './routeSpec.js'
@@ -33,15 +35,32 @@ export const ROUTE_SPECS: readonly RouteSpec[] = ROUTE_DECLARATIONS.map(
   (r) => r.spec,
 )
 
-/** The router's view: each declaration with its handler built for `deps`. */
+/**
+ * Pages for people, served beside the routes but outside the contract:
+ * `/openapi.json` and the client do not list them.
+ */
+export const PAGE_DECLARATIONS: readonly PageDeclaration[] = [...DOCS_PAGES]
+
+/**
+ * The router's view: each route and page declaration with its handler
+ * built for `deps`.
+ */
 export function servedRoutes(
   deps: ServerDeps,
   declarations: readonly RouteDeclaration[] = ROUTE_DECLARATIONS,
+  pages: readonly PageDeclaration[] = PAGE_DECLARATIONS,
 ): Route[] {
   const routes = declarations.map((d) => d.spec)
-  return declarations.map((d) => ({
-    method: d.spec.method,
-    pattern: d.spec.path,
-    handler: d.handler({ deps, route: d.spec, routes }),
-  }))
+  return [
+    ...declarations.map((d) => ({
+      method: d.spec.method,
+      pattern: d.spec.path,
+      handler: d.handler({ deps, route: d.spec, routes }),
+    })),
+    ...pages.map((p) => ({
+      method: p.spec.method,
+      pattern: p.spec.path,
+      handler: p.handler({ deps }),
+    })),
+  ]
 }
