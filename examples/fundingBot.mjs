@@ -52,8 +52,8 @@ const assetOf = (symbol) =>
 
 /**
  * One scan: for each asset, the funding of every venue that quotes it:
- * `{venue, symbol, apy}` with `apy` in percent (the API's `fundingApy` is
- * a fraction: hourly rate × 24 × 365).
+ * `{venue, symbol, apy}` with `apy` in percent, as the API's `fundingApy`
+ * (hourly rate × 24 × 365 × 100).
  */
 async function scan() {
   const byAsset = new Map()
@@ -71,7 +71,7 @@ async function scan() {
       const quote = {
         venue: r.value.venue,
         symbol: m.symbol,
-        apy: Number(m.fundingApy) * 100,
+        apy: Number(m.fundingApy),
       }
       byAsset.set(asset, [...(byAsset.get(asset) ?? []), quote])
     }

@@ -104,7 +104,7 @@ describe('examples/ against a live dn up', () => {
     for (const venue of ['hl', 'aster', 'lighter'] as const)
       for (const m of (await dn.markets.list({ venue })).markets)
         if (m.fundingApy !== null)
-          apys.set(`${venue}:${m.symbol}`, Number(m.fundingApy) * 100)
+          apys.set(`${venue}:${m.symbol}`, Number(m.fundingApy))
     return apys
   }
 

@@ -56,12 +56,13 @@ describe.each(dialects())('GET /v1/markets over HTTP (%s)', (dialect) => {
       minNotionalUsd: '10',
       maxLeverage: 40,
     })
-    // funding moves with the simulated premium: APY is hourly × 24 × 365
+    // funding moves with the simulated premium: APY is hourly × 24 × 365,
+    // in percent
     expect(btc.fundingRateHourly).toMatch(/^-?[0-9]+(\.[0-9]+)?$/)
     expect(btc.fundingApy).toMatch(/^-?[0-9]+(\.[0-9]+)?$/)
     expect(Number(btc.fundingApy)).toBeCloseTo(
-      Number(btc.fundingRateHourly) * 8760,
-      12,
+      Number(btc.fundingRateHourly) * 8760 * 100,
+      10,
     )
     for (const f of ['mark', 'bid', 'ask']) {
       expect(btc[f], f).toMatch(/^[0-9]+(\.[0-9]+)?$/)

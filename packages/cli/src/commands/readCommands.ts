@@ -21,7 +21,7 @@ function marketRow(m: Market): Record<string, string> {
     BID: m.bid ?? '-',
     ASK: m.ask ?? '-',
     'FUNDING/H': pct(m.fundingRateHourly, 4),
-    APY: pct(m.fundingApy, 2),
+    APY: m.fundingApy === null ? '-' : `${Number(m.fundingApy).toFixed(2)}%`,
     'NEXT FUNDING': m.nextFundingAt ? m.nextFundingAt.slice(11, 16) : '-',
   }
 }

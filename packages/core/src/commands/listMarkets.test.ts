@@ -44,7 +44,7 @@ describe('listMarkets', () => {
           bid: '100.4',
           ask: '100.6',
           fundingRateHourly: '-0.00001',
-          fundingApy: '-0.0876',
+          fundingApy: '-8.76',
           nextFundingAt: '2026-01-01T01:00:00.000Z',
         },
       ],

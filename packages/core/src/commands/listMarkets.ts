@@ -67,8 +67,9 @@ async function marketOf(
     bid: quote ? decString(quote.bid) : null,
     ask: quote ? decString(quote.ask) : null,
     fundingRateHourly: quote ? decString(quote.fundingRateHourly) : null,
+    // percent, as minFundingApy and a task's fundingApyNow
     fundingApy: quote
-      ? decString(dec(quote.fundingRateHourly).mul(HOURS_A_YEAR))
+      ? decString(dec(quote.fundingRateHourly).mul(HOURS_A_YEAR).mul(100))
       : null,
     nextFundingAt:
       quote?.nextFundingAt === undefined ? null : msToIso(quote.nextFundingAt),

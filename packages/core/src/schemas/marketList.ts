@@ -29,7 +29,7 @@ const Market = v.object({
   ask: QuoteDecimal,
   /** funding per hour as a fraction (0.0001 = 0.01 %) */
   fundingRateHourly: QuoteDecimal,
-  /** fundingRateHourly × 24 × 365 */
+  /** fundingRateHourly × 24 × 365, in percent (as minFundingApy) */
   fundingApy: QuoteDecimal,
   nextFundingAt: v.nullable(DateTimeSchema),
 })
