@@ -146,6 +146,27 @@ export function restoreSimState(state: SimState, s: SimStateSnapshot): void {
   for (const [id, n] of s.byClientOrderId) state.byClientOrderId.set(id, n)
   state.scheduledCancels.clear()
   for (const [k, c] of s.scheduledCancels) state.scheduledCancels.set(k, c)
+  skipLongPause(state)
+}
+
+/**
+ * Time the engine replays after a restore, at most: a venue simulated
+ * step by step costs about a second a day, run on the first request, so a
+ * service stopped for a week would stall there. Past this the stop is a
+ * pause: steps and funding periods before it are skipped (no funding is
+ * paid for them, resting orders see the marks from there on), and the
+ * marks pick up where the shared underlying price walked to.
+ */
+export const MAX_REPLAY_MS = 6 * 3_600_000
+
+function skipLongPause(state: SimState): void {
+  const from = state.clock.now() - MAX_REPLAY_MS
+  if (state.step * state.stepMs >= from) return
+  state.step = Math.floor(from / state.stepMs)
+  state.fundingPeriod = Math.max(
+    state.fundingPeriod,
+    Math.floor(from / state.fundingIntervalMs),
+  )
 }
 
 function accountToSnapshot(a: SimAccount): SimAccountSnapshot {

@@ -46,6 +46,12 @@ interface AssetWalk {
 const HISTORY = 3_600
 /** Steps of history saved: engines are brought up to now before a save. */
 const SAVED_HISTORY = 64
+/**
+ * Steps walked at most to catch up (six hours at the default 1 s step, as
+ * the engines' MAX_REPLAY_MS): each costs a decimal multiplication, and a
+ * week of them stalled the first request after a restart.
+ */
+const MAX_CATCH_UP_STEPS = 21_600
 const MAX_MOVE_BPS = 5
 const SIGNIFICANT = 12
 
@@ -83,6 +89,8 @@ export function createUnderlyingPrices(
         }
         walks.set(asset, w)
       }
+      // a long stop is a pause: the price walks on from where it was
+      if (step - w.step > MAX_CATCH_UP_STEPS) w.step = step - MAX_CATCH_UP_STEPS
       while (w.step < step) {
         const bps = randomInt(w.random, -MAX_MOVE_BPS, MAX_MOVE_BPS)
         w.step += 1
