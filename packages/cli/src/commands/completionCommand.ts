@@ -1,6 +1,6 @@
-import { type Command, Option } from 'commander'
+import { Argument, type Command } from 'commander'
 
-/** Every command path (`tasks list`) with the words that may follow it. */
+/** Every command path (`dn tasks list`) with the words that may follow it. */
 function commandWords(root: Command): Map<string, string[]> {
   const words = new Map<string, string[]>()
   const walk = (cmd: Command, path: string, inherited: string[]) => {
@@ -9,10 +9,12 @@ function commandWords(root: Command): Map<string, string[]> {
     )
     const subs = cmd.commands.map((c) => c.name())
     words.set(path, [...subs, ...own, ...inherited, '--help'])
+    // the global options (the root's) follow every command
     for (const c of cmd.commands)
-      walk(c, path ? `${path} ${c.name()}` : c.name(), path ? inherited : own)
+      walk(c, `${path} ${c.name()}`, path === 'dn' ? own : inherited)
   }
-  walk(root, '', [])
+  // a bash key cannot be empty: every path starts with `dn`
+  walk(root, 'dn', [])
   return words
 }
 
@@ -28,11 +30,11 @@ _dn_complete() {
   local -A words=(
 ${entries}
   )
-  local path="" i w
+  local path="dn" i w
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="\${COMP_WORDS[i]}"
     [[ "$w" == -* ]] && continue
-    if [[ -n "\${words["\${path:+$path }$w"]+x}" ]]; then path="\${path:+$path }$w"; fi
+    if [[ -n "\${words["$path $w"]+x}" ]]; then path="$path $w"; fi
   done
   COMPREPLY=($(compgen -W "\${words["$path"]}" -- "\${COMP_WORDS[COMP_CWORD]}"))
 }
@@ -50,18 +52,18 @@ export function registerCompletionCommand(program: Command): void {
   program
     .command('completion')
     .description('print a shell completion script')
-    .addOption(
-      new Option('--shell <shell>', 'bash or zsh')
+    .addArgument(
+      new Argument('[shell]', 'bash or zsh')
         .choices(['bash', 'zsh'])
         .default('bash'),
     )
     .addHelpText(
       'after',
-      '\nExamples:\n  $ eval "$(dn completion --shell bash)"\n  $ dn completion --shell zsh >> ~/.zshrc\n',
+      '\nExamples:\n  $ eval "$(dn completion bash)"\n  $ dn completion zsh >> ~/.zshrc\n',
     )
-    .action((f: { shell: 'bash' | 'zsh' }) => {
+    .action((shell: 'bash' | 'zsh') => {
       process.stdout.write(
-        f.shell === 'zsh' ? zshScript(program) : bashScript(program),
+        shell === 'zsh' ? zshScript(program) : bashScript(program),
       )
     })
 }
