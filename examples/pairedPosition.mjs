@@ -37,28 +37,22 @@ const { taskId } = await dn.tasks.create({
 })
 say('task', taskId, 'created')
 
-// 2. Wait until both legs are open. `onPoll` sees every status read; a task
+// 2. Wait until both legs are open. `onPoll` sees every task read; a task
 //    still pending says why in `pendingReason` (funding under the minimum,
-//    spread too wide, venue busy…), which we read and show when it changes.
+//    spread too wide, venue busy…), shown when it changes.
 const seen = []
 let lastReason
 const running = await dn.tasks.waitFor(taskId, {
   until: 'running',
   timeoutMs: 120_000,
-  onPoll: (status) => {
+  onPoll: (status, task) => {
     if (seen.at(-1) !== status) {
       seen.push(status)
       say('status', status)
     }
-    if (status !== 'pending') return
-    dn.tasks.get(taskId).then(
-      (t) => {
-        const reason = t.pendingReason?.message
-        if (reason && reason !== lastReason) say('waiting:', reason)
-        lastReason = reason
-      },
-      () => {}, // only a progress line: the wait itself reports errors
-    )
+    const reason = task.pendingReason?.message
+    if (reason && reason !== lastReason) say('waiting:', reason)
+    lastReason = reason
   },
 })
 say(

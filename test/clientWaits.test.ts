@@ -92,10 +92,15 @@ describe('client waits', () => {
     const polled: string[] = []
     const t = await dn.waitForTask('pending,pending,running', {
       ...fast,
-      onPoll: (s) => polled.push(s),
+      // the task read, beside its status (a pending one says why it waits)
+      onPoll: (s, task) => polled.push(`${s}:${task.status}`),
     })
     expect(t.status).toBe('running')
-    expect(polled).toEqual(['pending', 'pending', 'running'])
+    expect(polled).toEqual([
+      'pending:pending',
+      'pending:pending',
+      'running:running',
+    ])
     expect((await dn.tasks.waitFor('a,failed', fast)).status).toBe('failed')
   })
 

@@ -37,7 +37,7 @@ const ORDER_SETTLED = [
 type OrderSettled = (typeof ORDER_SETTLED)[number]
 
 export type OrderWaitOptions<U extends PerpOrderStatus = PerpOrderStatus> =
-  WaitOptions<PerpOrderStatus, U>
+  WaitOptions<PerpOrderStatus, U, PerpOrder>
 
 /** `client.orders`: direct perpetual orders. */
 export function createOrderApi(request: Transport) {

@@ -5,15 +5,19 @@ import { DnWaitError } from './errors/DnWaitError.js'
  * Options of every wait helper. `S` is the resource's status union and `U`
  * the statuses awaited.
  */
-export interface WaitOptions<S extends string = string, U extends S = S> {
+export interface WaitOptions<
+  S extends string = string,
+  U extends S = S,
+  T = unknown,
+> {
   /** the status (or any of the statuses) to wait for; each helper has a default */
   readonly until?: U | readonly U[] | undefined
   /** @default 500 */
   readonly intervalMs?: number | undefined
   /** @default 120_000 */
   readonly timeoutMs?: number | undefined
-  /** called on every poll, e.g. to update a status line */
-  readonly onPoll?: ((status: S) => void) | undefined
+  /** called on every poll with the status and what was read, e.g. to update a status line */
+  readonly onPoll?: ((status: S, resource: T) => void) | undefined
   /** stops the wait (and the read in flight) with the signal's reason */
   readonly signal?: AbortSignal | undefined
 }
@@ -54,7 +58,7 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
 export async function pollUntil<T, S extends string>(
   spec: PollSpec<T, S>,
   defaultUntil: readonly S[],
-  w: WaitOptions<S>,
+  w: WaitOptions<S, S, T>,
 ): Promise<T> {
   const until: readonly S[] =
     w.until === undefined
@@ -68,7 +72,7 @@ export async function pollUntil<T, S extends string>(
     w.signal?.throwIfAborted()
     const t = await spec.read(w.signal)
     const status = spec.status(t)
-    w.onPoll?.(status)
+    w.onPoll?.(status, t)
     if (until.includes(status)) return t
     const wanted = until.join(' or ')
     if (spec.isFinal(t)) {

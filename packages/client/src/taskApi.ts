@@ -22,7 +22,8 @@ type TaskSettled = (typeof TASK_SETTLED)[number]
 /** The statuses a task wait resolves with, for `until: U`. */
 export type TaskWaitOptions<U extends TaskStatus = TaskStatus> = WaitOptions<
   TaskStatus,
-  U
+  U,
+  Task
 >
 
 /** `client.tasks`: paired positions. */

@@ -13,7 +13,7 @@ const BATCH_FINAL: readonly BindingBatchStatus[] = [
 
 export type BindingWaitOptions<
   U extends BindingBatchStatus = BindingBatchStatus,
-> = WaitOptions<BindingBatchStatus, U>
+> = WaitOptions<BindingBatchStatus, U, VenueBindingBatch>
 
 /**
  * A batch is also over when it still awaits signatures past its expiry:
