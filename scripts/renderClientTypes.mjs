@@ -12,15 +12,27 @@
 
 /** Properties whose enum gets a name of its own, for waits and filters. */
 const NAMED_UNIONS = [
-  { name: 'TaskStatus', component: 'Task', property: 'status' },
-  { name: 'PerpOrderStatus', component: 'PerpOrder', property: 'status' },
+  {
+    name: 'TaskStatus',
+    constant: 'TASK_STATUSES',
+    component: 'Task',
+    property: 'status',
+  },
+  {
+    name: 'PerpOrderStatus',
+    constant: 'PERP_ORDER_STATUSES',
+    component: 'PerpOrder',
+    property: 'status',
+  },
   {
     name: 'BindingBatchStatus',
+    constant: 'BINDING_BATCH_STATUSES',
     component: 'VenueBindingBatch',
     property: 'status',
   },
   {
     name: 'BindingVenueStatus',
+    constant: 'BINDING_VENUE_STATUSES',
     component: 'VenueBindingResult',
     property: 'status',
   },
@@ -180,9 +192,13 @@ export function renderClientTypes(doc, errorCodes) {
     '',
   ]
   for (const u of unions) {
-    out.push(`/** \`${u.component}.${u.property}\` */`)
-    out.push(`export type ${u.name} =`)
-    out.push(...u.values.map((v) => `  | ${jsonLiteral(v)}`))
+    // a list too, for filters, menus and validation at run time
+    out.push(`/** Every \`${u.component}.${u.property}\` */`)
+    out.push(`export const ${u.constant} = [`)
+    out.push(...u.values.map((v) => `  ${jsonLiteral(v)},`))
+    out.push('] as const')
+    out.push('')
+    out.push(`export type ${u.name} = (typeof ${u.constant})[number]`)
     out.push('')
   }
   for (const name of responseComponents(doc)) {

@@ -1,11 +1,11 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { bundleCli } from './support/bundleCli.js'
-import { freePort } from './support/freePort.js'
+import { type DnUpProcess, startDnUp } from './support/dnUpProcess.js'
 
 const run = promisify(execFile)
 
@@ -17,8 +17,7 @@ const run = promisify(execFile)
 describe('dn bind as a new user would', () => {
   let cli: string
   let dir: string
-  let up: ChildProcess | undefined
-  let upErr = ''
+  let up: DnUpProcess | undefined
   let api: string
   let sim: string
   const transcript: string[] = []
@@ -35,42 +34,13 @@ describe('dn bind as a new user would', () => {
   beforeAll(async () => {
     cli = await bundleCli()
     dir = mkdtempSync(join(tmpdir(), 'dn-bind-'))
-    const [port, simPort] = [await freePort(), await freePort()]
-    api = `http://127.0.0.1:${port}`
-    sim = `http://127.0.0.1:${simPort}`
-    up = spawn(
-      process.execPath,
-      [
-        cli,
-        'up',
-        '--port',
-        String(port),
-        '--sim-port',
-        String(simPort),
-        '--data',
-        join(dir, 'data'),
-      ],
-      {
-        env: { ...process.env, DN_MASTER_KEY: '' },
-        stdio: ['ignore', 'ignore', 'pipe'],
-      },
-    )
-    up.stderr?.on('data', (d: Buffer) => {
-      upErr += d.toString()
-    })
-    for (let i = 0; i < 100; i++) {
-      const ok = await fetch(`${api}/health`).then(
-        (r) => r.ok,
-        () => false,
-      )
-      if (ok) return
-      await new Promise((r) => setTimeout(r, 100))
-    }
-    throw new Error('dn up did not start')
+    up = await startDnUp(cli, join(dir, 'data'))
+    api = up.api
+    sim = up.sim
   }, 60_000)
 
   afterAll(() => {
-    up?.kill('SIGTERM')
+    up?.child.kill('SIGTERM')
     if (cli) rmSync(dirname(cli), { recursive: true, force: true })
     if (dir) rmSync(dir, { recursive: true, force: true })
     if (process.env.DN_SHOW_TRANSCRIPT) console.info(transcript.join('\n'))
@@ -161,13 +131,10 @@ describe('dn bind as a new user would', () => {
   }, 120_000)
 
   test('SIGINT: dn up stops its API and worker, says what it left, exits 0', async () => {
-    const child = up as ChildProcess
-    const exit = new Promise<number | null>((r) =>
-      child.once('exit', (code) => r(code)),
-    )
-    child.kill('SIGINT')
-    expect(await exit).toBe(0)
-    expect(upErr).toMatch(
+    const started = up as DnUpProcess
+    started.child.kill('SIGINT')
+    expect(await started.exit).toBe(0)
+    expect(started.err()).toMatch(
       /dn: stopped on SIGINT in [\d.]+ s: every request answered; no work in flight/,
     )
     const refused = await fetch(`${api}/health`).then(

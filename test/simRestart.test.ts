@@ -1,4 +1,4 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import {
   mkdirSync,
   mkdtempSync,
@@ -24,15 +24,12 @@ import {
   taskStatusBecomes,
   venueOrder,
 } from './support/dnUpCalls.js'
+import { type SpawnedUp, spawnDnUp, startDnUp } from './support/dnUpProcess.js'
 import { freePort } from './support/freePort.js'
 
 const run = promisify(execFile)
 
-interface Up {
-  readonly child: ChildProcess
-  readonly exit: Promise<number | null>
-  err(): string
-}
+type Up = SpawnedUp
 
 interface Trading {
   readonly wallet: string
@@ -73,41 +70,10 @@ describe('the simulator survives a restart of dn up', () => {
     port: number,
     simPort: number,
     extra: readonly string[] = [],
-  ) {
-    const child = spawn(
-      process.execPath,
-      [
-        cli,
-        'up',
-        '--port',
-        String(port),
-        '--sim-port',
-        String(simPort),
-        '--data',
-        data,
-        ...extra,
-      ],
-      {
-        env: { ...process.env, DN_MASTER_KEY: '' },
-        stdio: ['ignore', 'ignore', 'pipe'],
-      },
-    )
-    let err = ''
-    child.stderr?.on('data', (d: Buffer) => {
-      err += d.toString()
-    })
-    const up: Up = {
-      child,
-      exit: new Promise((r) => child.once('exit', (code) => r(code))),
-      err: () => err,
-    }
+  ): Promise<Up> {
+    const up = await startDnUp(cli, data, { port, simPort, extra })
     running.push(up)
-    for (let i = 0; i < 150; i++) {
-      if (/Ctrl-C stops/.test(err)) return up
-      if (child.exitCode !== null) break
-      await sleep(100)
-    }
-    throw new Error(`dn up did not start: ${err}`)
+    return up
   }
 
   async function dn(...args: string[]): Promise<string> {
@@ -304,33 +270,9 @@ describe('the simulator survives a restart of dn up', () => {
       JSON.stringify({ version: 99, savedAt: 0, sim: {}, fakes: {} }),
     )
     const [port, simPort] = [await freePort(), await freePort()]
-    const { code, err } = await new Promise<{
-      code: number | null
-      err: string
-    }>((resolve) => {
-      const child = spawn(
-        process.execPath,
-        [
-          cli,
-          'up',
-          '--port',
-          String(port),
-          '--sim-port',
-          String(simPort),
-          '--data',
-          data,
-        ],
-        {
-          env: { ...process.env, DN_MASTER_KEY: '' },
-          stdio: ['ignore', 'ignore', 'pipe'],
-        },
-      )
-      let text = ''
-      child.stderr?.on('data', (d: Buffer) => {
-        text += d.toString()
-      })
-      child.once('exit', (c) => resolve({ code: c, err: text }))
-    })
+    const refused = spawnDnUp(cli, data, port, simPort)
+    const code = await refused.exit
+    const err = refused.err()
     expect(code).toBe(1)
     expect(err).toBe(
       `dn: ${file}: is version 99, this dn reads version 1; the simulated venues cannot go on from it. Move it away (e.g. mv ${file} ${file}.old) to start them afresh: tasks and orders on them will then not be found there\n`,

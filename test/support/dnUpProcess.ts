@@ -1,27 +1,39 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { freePort } from './freePort.js'
 
-export interface DnUpProcess {
+/** A spawned `dn up`, started or not. */
+export interface SpawnedUp {
   readonly child: ChildProcess
+  /** resolves with the exit code */
+  readonly exit: Promise<number | null>
+  /** what it wrote to stderr so far */
+  err(): string
+}
+
+export interface DnUpProcess extends SpawnedUp {
   readonly api: string
   readonly sim: string
-  err(): string
   /** SIGTERM, then waits for the exit code */
   stop(): Promise<number | null>
 }
 
-/**
- * `dn up` (the bundled CLI) on free loopback ports and a data folder, as a
- * user starts it; resolves once `/health` answers.
- */
-export async function startDnUp(
+interface UpOptions {
+  /** @default a free port */
+  readonly port?: number
+  /** @default a free port */
+  readonly simPort?: number
+  /** more flags, e.g. `--funding-interval 10s` */
+  readonly extra?: readonly string[]
+}
+
+/** `dn up` (the bundled CLI) on loopback ports and a data folder. */
+export function spawnDnUp(
   cli: string,
   data: string,
+  port: number,
+  simPort: number,
   extra: readonly string[] = [],
-): Promise<DnUpProcess> {
-  const [port, simPort] = [await freePort(), await freePort()]
-  const api = `http://127.0.0.1:${port}`
-  const sim = `http://127.0.0.1:${simPort}`
+): SpawnedUp {
   const child = spawn(
     process.execPath,
     [
@@ -47,25 +59,43 @@ export async function startDnUp(
   const exit = new Promise<number | null>((r) =>
     child.once('exit', (code) => r(code)),
   )
+  return { child, exit, err: () => err }
+}
+
+/**
+ * `dn up` as a user starts it; resolves once it said it is up and
+ * `/health` answers (throws, killing it, after 20 s).
+ */
+export async function startDnUp(
+  cli: string,
+  data: string,
+  o: UpOptions = {},
+): Promise<DnUpProcess> {
+  const port = o.port ?? (await freePort())
+  const simPort = o.simPort ?? (await freePort())
+  const api = `http://127.0.0.1:${port}`
+  const sim = `http://127.0.0.1:${simPort}`
+  const up = spawnDnUp(cli, data, port, simPort, o.extra)
   for (let i = 0; i < 200; i++) {
-    const ok = await fetch(`${api}/health`).then(
-      (r) => r.ok,
-      () => false,
-    )
+    const ok =
+      /Ctrl-C stops/.test(up.err()) &&
+      (await fetch(`${api}/health`).then(
+        (r) => r.ok,
+        () => false,
+      ))
     if (ok)
       return {
-        child,
+        ...up,
         api,
         sim,
-        err: () => err,
         async stop() {
-          if (child.exitCode === null) child.kill('SIGTERM')
-          return exit
+          if (up.child.exitCode === null) up.child.kill('SIGTERM')
+          return up.exit
         },
       }
-    if (child.exitCode !== null) break
+    if (up.child.exitCode !== null) break
     await new Promise((r) => setTimeout(r, 100))
   }
-  child.kill('SIGKILL')
-  throw new Error(`dn up did not start: ${err}`)
+  up.child.kill('SIGKILL')
+  throw new Error(`dn up did not start: ${up.err()}`)
 }

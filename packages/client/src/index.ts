@@ -10,7 +10,11 @@ export { DnProtocolError } from './errors/DnProtocolError.js'
 export { DnTimeoutError } from './errors/DnTimeoutError.js'
 export { DnWaitError } from './errors/DnWaitError.js'
 export { type NetworkReason, networkReason } from './errors/networkReason.js'
-export { DN_ERROR_CODES } from './generated/openapiTypes.js'
+export {
+  DN_ERROR_CODES,
+  PERP_ORDER_STATUSES,
+  TASK_STATUSES,
+} from './generated/openapiTypes.js'
 export type { OrderWaitOptions } from './orderApi.js'
 export type { Page } from './paginate.js'
 export type { WaitOptions } from './pollUntil.js'

@@ -1,30 +1,20 @@
-import type {
-  CreatePerpOrder,
-  PerpOrder,
-  PerpOrderStatus,
-  ResolvePerpOrder,
+import {
+  type CreatePerpOrder,
+  PERP_ORDER_STATUSES,
+  type PerpOrder,
+  type PerpOrderStatus,
+  type ResolvePerpOrder,
 } from '@dn/client'
 import { type Command, Option } from 'commander'
 import { cliContext } from '../cliContext.js'
 import { UsageError } from '../errors/cliErrors.js'
-import { table } from '../output.js'
 import { numberArg, type VenueName, venueArg } from '../parseArgs.js'
 import { emit } from '../printOutput.js'
 import { ORDER_COLUMNS, orderDetails, orderRow } from '../render/orderView.js'
 import { watchResource } from '../watchResource.js'
-import { examples, listAll, PAGE_MAX, waitFlags } from './commandKit.js'
+import { examples, waitFlags } from './commandKit.js'
+import { registerListCommand } from './listCommand.js'
 
-const ORDER_STATUSES: PerpOrderStatus[] = [
-  'pending',
-  'submitting',
-  'open',
-  'partially_filled',
-  'filled',
-  'cancelled',
-  'rejected',
-  'expired',
-  'unknown',
-]
 // `unknown` is not final, but nothing moves it without an operator
 const ORDER_STOPPED: PerpOrderStatus[] = [
   'filled',
@@ -112,50 +102,17 @@ export function registerOrderCommands(program: Command): void {
     .command('orders')
     .description('direct perpetual orders')
 
-  orders
-    .command('list')
-    .description('list your orders, newest first')
-    .addOption(
-      new Option('--status <status>', 'only this status').choices(
-        ORDER_STATUSES,
-      ),
-    )
-    .option(
-      '--limit <n>',
-      'at most this many (pages of 20 are followed)',
-      numberArg({ integer: true }),
-      PAGE_MAX,
-    )
-    .option('--all', 'follow every page')
-    .addHelpText(
-      'after',
-      examples(['dn orders list', 'dn orders list --status unknown']),
-    )
-    .action(
-      async (
-        flags: { status?: PerpOrderStatus; limit: number; all?: boolean },
-        cmd: Command,
-      ) => {
-        const { keyed, json } = cliContext(cmd)
-        const client = keyed()
-        const page = await listAll(
-          (cursor) =>
-            client
-              .listOrders({
-                ...(flags.status ? { status: flags.status } : {}),
-                limit: Math.min(flags.limit, PAGE_MAX),
-                ...(cursor ? { cursor } : {}),
-              })
-              .then((p) => ({ items: p.orders, nextCursor: p.nextCursor })),
-          flags.all ? Number.POSITIVE_INFINITY : flags.limit,
-        )
-        emit(json, { orders: page.items, nextCursor: page.nextCursor }, () =>
-          page.items.length === 0
-            ? `no orders${flags.status ? ` ${flags.status}` : ''}; place one with \`dn orders create\``
-            : `${table(page.items.map(orderRow), ORDER_COLUMNS)}${page.nextCursor ? '\n(more: --all)' : ''}`,
-        )
-      },
-    )
+  registerListCommand(orders, {
+    noun: 'orders',
+    statuses: PERP_ORDER_STATUSES,
+    page: (client, q) =>
+      client
+        .listOrders(q)
+        .then((p) => ({ items: p.orders, nextCursor: p.nextCursor })),
+    row: orderRow,
+    columns: ORDER_COLUMNS,
+    whenNone: 'place one with `dn orders create`',
+  })
 
   orders
     .command('get')
@@ -254,7 +211,7 @@ export function registerOrderCommands(program: Command): void {
       .argument('<orderId>')
       .addOption(
         new Option('--until <status>', 'the status to wait for').choices(
-          ORDER_STATUSES,
+          PERP_ORDER_STATUSES,
         ),
       ),
   ).action(

@@ -1,23 +1,20 @@
-import type { CreateTask, ResizeTask, Task, TaskStatus } from '@dn/client'
+import {
+  type CreateTask,
+  type ResizeTask,
+  TASK_STATUSES,
+  type Task,
+  type TaskStatus,
+} from '@dn/client'
 import { type Command, Option } from 'commander'
 import { cliContext } from '../cliContext.js'
 import { UsageError } from '../errors/cliErrors.js'
-import { table } from '../output.js'
 import { numberArg, venueMarketArg } from '../parseArgs.js'
 import { emit } from '../printOutput.js'
 import { TASK_COLUMNS, taskDetails, taskRow } from '../render/taskView.js'
 import { watchResource } from '../watchResource.js'
-import { examples, listAll, PAGE_MAX, waitFlags } from './commandKit.js'
+import { examples, waitFlags } from './commandKit.js'
+import { registerListCommand } from './listCommand.js'
 
-const TASK_STATUSES: TaskStatus[] = [
-  'pending',
-  'running',
-  'resizing',
-  'closing',
-  'closed',
-  'cancelled',
-  'failed',
-]
 const TASK_TERMINAL: TaskStatus[] = ['closed', 'cancelled', 'failed']
 
 /** Watches a task until `until` (default running, or closed once closing). */
@@ -48,50 +45,17 @@ export function registerTaskCommands(program: Command): void {
       'paired positions: a long leg on one venue, a short on another',
     )
 
-  tasks
-    .command('list')
-    .description('list your tasks, newest first')
-    .addOption(
-      new Option('--status <status>', 'only this status').choices(
-        TASK_STATUSES,
-      ),
-    )
-    .option(
-      '--limit <n>',
-      'at most this many (pages of 20 are followed)',
-      numberArg({ integer: true }),
-      PAGE_MAX,
-    )
-    .option('--all', 'follow every page')
-    .addHelpText(
-      'after',
-      examples(['dn tasks list', 'dn tasks list --status running --json']),
-    )
-    .action(
-      async (
-        flags: { status?: TaskStatus; limit: number; all?: boolean },
-        cmd: Command,
-      ) => {
-        const { keyed, json } = cliContext(cmd)
-        const client = keyed()
-        const page = await listAll(
-          (cursor) =>
-            client
-              .listTasks({
-                ...(flags.status ? { status: flags.status } : {}),
-                limit: Math.min(flags.limit, PAGE_MAX),
-                ...(cursor ? { cursor } : {}),
-              })
-              .then((p) => ({ items: p.tasks, nextCursor: p.nextCursor })),
-          flags.all ? Number.POSITIVE_INFINITY : flags.limit,
-        )
-        emit(json, { tasks: page.items, nextCursor: page.nextCursor }, () =>
-          page.items.length === 0
-            ? `no tasks${flags.status ? ` ${flags.status}` : ''}; open one with \`dn tasks create\``
-            : `${table(page.items.map(taskRow), TASK_COLUMNS)}${page.nextCursor ? '\n(more: --all)' : ''}`,
-        )
-      },
-    )
+  registerListCommand(tasks, {
+    noun: 'tasks',
+    statuses: TASK_STATUSES,
+    page: (client, q) =>
+      client
+        .listTasks(q)
+        .then((p) => ({ items: p.tasks, nextCursor: p.nextCursor })),
+    row: taskRow,
+    columns: TASK_COLUMNS,
+    whenNone: 'open one with `dn tasks create`',
+  })
 
   tasks
     .command('get')

@@ -176,7 +176,7 @@ async function runUp(flags: UpFlags, mode: 'up' | 'serve'): Promise<void> {
     ([venue, url]) => `${venue} ${url}`,
   )
   process.stderr.write(
-    [
+    `${[
       `dn: ${parts.join(', ')} (store: ${store.dialect}, env: ${deps.env})`,
       `dn: venue protocols: ${protocols.join(', ')}`,
       ...(saved
@@ -189,7 +189,7 @@ async function runUp(flags: UpFlags, mode: 'up' | 'serve'): Promise<void> {
             'dn: next, in another terminal: npx dn wallet new && npx dn faucet && npx dn bind --venues hl,aster (README: "Using it"); Ctrl-C stops',
           ]
         : []),
-    ].join('\n') + '\n',
+    ].join('\n')}\n`,
   )
 }
 

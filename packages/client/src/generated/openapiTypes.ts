@@ -84,45 +84,57 @@ export const DN_ERROR_CODES = [
 
 export type DnErrorCode = (typeof DN_ERROR_CODES)[number]
 
-/** `Task.status` */
-export type TaskStatus =
-  | 'pending'
-  | 'running'
-  | 'resizing'
-  | 'closing'
-  | 'closed'
-  | 'cancelled'
-  | 'failed'
+/** Every `Task.status` */
+export const TASK_STATUSES = [
+  'pending',
+  'running',
+  'resizing',
+  'closing',
+  'closed',
+  'cancelled',
+  'failed',
+] as const
 
-/** `PerpOrder.status` */
-export type PerpOrderStatus =
-  | 'pending'
-  | 'submitting'
-  | 'open'
-  | 'partially_filled'
-  | 'filled'
-  | 'cancelled'
-  | 'rejected'
-  | 'expired'
-  | 'unknown'
+export type TaskStatus = (typeof TASK_STATUSES)[number]
 
-/** `VenueBindingBatch.status` */
-export type BindingBatchStatus =
-  | 'awaiting_signatures'
-  | 'processing'
-  | 'bound'
-  | 'partial_success'
-  | 'failed'
+/** Every `PerpOrder.status` */
+export const PERP_ORDER_STATUSES = [
+  'pending',
+  'submitting',
+  'open',
+  'partially_filled',
+  'filled',
+  'cancelled',
+  'rejected',
+  'expired',
+  'unknown',
+] as const
 
-/** `VenueBindingResult.status` */
-export type BindingVenueStatus =
-  | 'awaiting_signatures'
-  | 'queued'
-  | 'confirming'
-  | 'bound'
-  | 'already_bound'
-  | 'failed'
-  | 'expired'
+export type PerpOrderStatus = (typeof PERP_ORDER_STATUSES)[number]
+
+/** Every `VenueBindingBatch.status` */
+export const BINDING_BATCH_STATUSES = [
+  'awaiting_signatures',
+  'processing',
+  'bound',
+  'partial_success',
+  'failed',
+] as const
+
+export type BindingBatchStatus = (typeof BINDING_BATCH_STATUSES)[number]
+
+/** Every `VenueBindingResult.status` */
+export const BINDING_VENUE_STATUSES = [
+  'awaiting_signatures',
+  'queued',
+  'confirming',
+  'bound',
+  'already_bound',
+  'failed',
+  'expired',
+] as const
+
+export type BindingVenueStatus = (typeof BINDING_VENUE_STATUSES)[number]
 
 export type Venue = 'aster' | 'hl' | 'lighter' | 'lighter-mainnet'
 
