@@ -37,12 +37,7 @@ describe('dn completion', () => {
       'create',
     ])
     expect(await complete(['tasks', 'create'], '--s')).toEqual(
-      expect.arrayContaining([
-        '--short',
-        '--size-usd',
-        '--size-mismatch-pct',
-        '--sim-url',
-      ]),
+      expect.arrayContaining(['--short', '--size-usd', '--size-mismatch-pct']),
     )
     expect(
       await complete(['orders', 'create', '--venue', 'hl'], '--re'),

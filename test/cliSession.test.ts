@@ -275,7 +275,9 @@ describe('the dn CLI as a person drives it', () => {
       return p.accounts.some(
         (a) =>
           a.venue === 'hl' &&
-          a.positions.some((x) => x.market === 'BTC' && Number(x.sizeBase) > 0),
+          a.positions.some(
+            (x) => x.market === 'BTC' && x.sizeBase === got.task.longSize,
+          ),
       )
     })
     const status = await tty('status')
@@ -309,7 +311,12 @@ describe('the dn CLI as a person drives it', () => {
     expect(positions).toMatch(
       /VENUE\s+MARKET\s+SIDE\s+SIZE\s+ENTRY\s+MARK\s+UPNL USD\s+LEV\s+LIQ\s+READ/,
     )
-    expect(positions).toMatch(/hl\s+BTC\s+long\s+0\.002/)
+    // the leg's size, as the task shows it (0.001 or 0.002 by the price)
+    expect(positions).toMatch(
+      new RegExp(
+        `hl\\s+BTC\\s+long\\s+${got.task.longSize.replace('.', '\\.')}\\s`,
+      ),
+    )
     const balances = await json<{
       accounts: { venue: string; equityUsd: string | null }[]
     }>('balances')

@@ -1,4 +1,4 @@
-import { Command, Option } from 'commander'
+import { Command } from 'commander'
 import { registerCompletionCommand } from './commands/completionCommand.js'
 import { registerConfigCommands } from './commands/configCommands.js'
 import { registerOrderCommands } from './commands/orderCommands.js'
@@ -24,12 +24,6 @@ export function buildProgram(): Command {
     .option(
       '--profile <name>',
       'config file profile (env DN_PROFILE; default "default")',
-    )
-    .addOption(
-      new Option(
-        '--sim-url <url>',
-        'simulated venues of `dn up` (env DN_SIM_URL)',
-      ),
     )
     .option('--json', 'print JSON, errors included (on stderr)')
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false })

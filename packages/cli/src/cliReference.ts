@@ -47,7 +47,7 @@ export function renderCliReference(program: Command): string {
     '',
     '<!-- generated from the commander tree by `npm run gen:cli-docs`; do not edit -->',
     '',
-    'Every command takes the global options (`--url`, `--api-key`, `--profile`, `--sim-url`, `--json`).',
+    'Every command takes the global options (`--url`, `--api-key`, `--profile`, `--json`).',
     'Configuration comes from flags, then the environment, then the config file: see',
     '[configuration.md](configuration.md).',
     '',

@@ -234,6 +234,10 @@ export function registerWalletCommands(program: Command): void {
 
   withWallet(program.command('faucet'))
     .description('fund your wallet on the simulated venues of `dn up`')
+    .option(
+      '--sim-url <url>',
+      'the simulated venues (env DN_SIM_URL; default http://127.0.0.1:8081)',
+    )
     .option('--venues <list>', 'venues', 'hl,aster,lighter,lighter-mainnet')
     .option('--usd <n>', 'collateral to add', numberArg(), 100_000)
     .action(

@@ -83,13 +83,14 @@ export function registerWorkerCommands(program: Command): void {
     )
     .option('--data <dir>', 'data folder', process.env.DN_DATA ?? '.dn')
     .option('--db <url>', 'postgres://... or sqlite:<path>')
-    .option('--json', 'print JSON')
-    .action(async (flags: CommonFlags & { json?: boolean }) => {
+    .action(async (flags: CommonFlags, cmd: Command) => {
+      // --json is the global option
+      const { json } = cmd.optsWithGlobals<{ json?: boolean }>()
       const { store } = await openRuntime(flags, false)
       const fenced = await store.workers.fenceAll(msToIso(Date.now()))
       const workers = await store.workers.list()
       await store.close()
-      if (flags.json) {
+      if (json) {
         process.stdout.write(`${JSON.stringify({ fenced, workers })}\n`)
         return
       }
