@@ -422,6 +422,50 @@ describe('the dn CLI as a person drives it', () => {
       new RegExp(`${orderId}\\s+cancelled\\s+hl\\s+BTC\\s+long\\s+limit gtc`),
     )
 
+    // only an unknown order is resolved by hand: a cancelled one is a conflict
+    const resolved = await failing(
+      'orders',
+      'resolve',
+      orderId,
+      '--status',
+      'cancelled',
+      '--filled-base',
+      '0',
+      '--evidence',
+      'checked the hl open orders and fills',
+      '--confirm-no-open-order',
+      '--confirm-workers-stopped',
+    )
+    expect(resolved).toMatchObject({ code: 5, body: { status: 409 } })
+    const unconfirmed = await tty(
+      'orders',
+      'resolve',
+      orderId,
+      '--status',
+      'cancelled',
+      '--filled-base',
+      '0',
+      '--evidence',
+      'checked the hl open orders and fills',
+    )
+    expect(unconfirmed.code).toBe(2)
+    expect(plain(unconfirmed.out)).toContain(
+      'resolving needs --confirm-no-open-order and --confirm-workers-stopped',
+    )
+
+    // every venue the key grants, one table
+    const everywhere = plain((await tty('markets', '--symbol', 'BTC')).out)
+    expect(everywhere).toMatch(/^VENUE\s+SYMBOL\s+TICK/m)
+    expect(everywhere).toMatch(/^hl\s+BTC\s/m)
+    expect(everywhere).toMatch(/^aster\s+BTCUSDT\s/m)
+    expect(everywhere).not.toMatch(/^lighter/m)
+    const granted = await json<{ venues: { venue: string }[] }>(
+      'markets',
+      '--symbol',
+      'BTC',
+    )
+    expect(granted.venues.map((v) => v.venue).sort()).toEqual(['aster', 'hl'])
+
     const requests = plain((await tty('requests', '--perp')).out)
     expect(requests).toMatch(/TIME\s+ACTION\s+STATUS\s+CODE\s+RESOURCE/)
     const logs = await json<{ requests: { order_id: string | null }[] }>(

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from 'commander'
 
-const VENUES = ['hl', 'lighter', 'lighter-mainnet', 'aster'] as const
+export const VENUES = ['hl', 'lighter', 'lighter-mainnet', 'aster'] as const
 export type VenueName = (typeof VENUES)[number]
 
 /** A finite number > 0 (or >= 0 with `zero`), for commander's argParser. */

@@ -1,13 +1,34 @@
-import type { Market, RequestLog } from '@dn/client'
+import {
+  DnApiError,
+  type DnClient,
+  type Market,
+  type MarketList,
+  type RequestLog,
+} from '@dn/client'
 import type { Command } from 'commander'
 import { cliContext } from '../cliContext.js'
 import { table } from '../output.js'
-import { type VenueName, venueArg } from '../parseArgs.js'
+import { VENUES, type VenueName, venueArg } from '../parseArgs.js'
 import { ago, emit } from '../printOutput.js'
 import { examples } from './commandKit.js'
 
 const pct = (fraction: string | null, digits: number) =>
   fraction === null ? '-' : `${(Number(fraction) * 100).toFixed(digits)}%`
+
+const MARKET_COLUMNS = [
+  'SYMBOL',
+  'TICK',
+  'STEP',
+  'MIN BASE',
+  'MIN USD',
+  'MAX LEV',
+  'MARK',
+  'BID',
+  'ASK',
+  'FUNDING/H',
+  'APY',
+  'NEXT FUNDING',
+]
 
 function marketRow(m: Market): Record<string, string> {
   return {
@@ -34,6 +55,20 @@ const accountName = (a: { venue: string; accountIndex: string | null }) =>
 const readAge = (ageMs: number | null) =>
   ageMs === null ? 'not read yet' : `${Math.round(ageMs / 1000)}s ago`
 
+/** A venue's markets, or null when the key does not grant it. */
+async function grantedMarkets(
+  client: DnClient,
+  venue: VenueName,
+): Promise<MarketList | null> {
+  try {
+    return await client.markets({ venue })
+  } catch (err) {
+    if (err instanceof DnApiError && err.code === 'venue_not_granted')
+      return null
+    throw err
+  }
+}
+
 function requestRow(r: RequestLog): Record<string, string> {
   return {
     TIME: ago(r.created_at),
@@ -49,8 +84,10 @@ function requestRow(r: RequestLog): Record<string, string> {
 export function registerReadCommands(program: Command): void {
   program
     .command('markets')
-    .description("a venue's listed markets: precision, minimums, mark, funding")
-    .requiredOption(
+    .description(
+      'listed markets: precision, minimums, mark, funding (of one venue, or of every venue the key grants)',
+    )
+    .option(
       '--venue <venue>',
       'hl, lighter, lighter-mainnet or aster',
       venueArg,
@@ -59,23 +96,39 @@ export function registerReadCommands(program: Command): void {
     .addHelpText(
       'after',
       examples([
+        'dn markets --symbol BTC',
         'dn markets --venue hl',
         'dn markets --venue aster --symbol BTC --json',
       ]),
     )
-    .action(async (f: { venue: VenueName; symbol?: string }, cmd: Command) => {
+    .action(async (f: { venue?: VenueName; symbol?: string }, cmd: Command) => {
       const { keyed, json } = cliContext(cmd)
-      const list = await keyed().markets({ venue: f.venue })
+      const client = keyed()
       const wanted = f.symbol?.toUpperCase()
-      const markets = wanted
-        ? list.markets.filter((m) => m.symbol.toUpperCase().includes(wanted))
-        : list.markets
-      emit(json, { ...list, markets }, () =>
-        markets.length === 0
-          ? `no ${f.venue} market matches ${f.symbol}`
+      const pick = (list: MarketList): MarketList => ({
+        ...list,
+        markets: wanted
+          ? list.markets.filter((m) => m.symbol.toUpperCase().includes(wanted))
+          : list.markets,
+      })
+      const lists = f.venue
+        ? [pick(await client.markets({ venue: f.venue }))]
+        : (
+            await Promise.all(
+              VENUES.map((venue) => grantedMarkets(client, venue)),
+            )
+          )
+            .filter((l): l is MarketList => l !== null)
+            .map(pick)
+      const rows = lists.flatMap((l) =>
+        l.markets.map((m) => ({ VENUE: l.venue, ...marketRow(m) })),
+      )
+      emit(json, f.venue ? lists[0] : { venues: lists }, () =>
+        rows.length === 0
+          ? `no market${f.venue ? ` on ${f.venue}` : ''}${f.symbol ? ` matches ${f.symbol}` : ''}`
           : table(
-              markets.map(marketRow),
-              Object.keys(marketRow(markets[0] as Market)),
+              rows,
+              f.venue ? MARKET_COLUMNS : ['VENUE', ...MARKET_COLUMNS],
             ),
       )
     })
