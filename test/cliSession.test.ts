@@ -329,6 +329,30 @@ describe('the dn CLI as a person drives it', () => {
     )
     expect((await tty('tasks', 'cancel', gated.taskId)).code).toBe(0)
 
+    // resize to twice the legs, then wait until it runs again
+    const doubled = String(Number(got.task.longSize) * 2)
+    const resize = await json<{ status: string }>(
+      'tasks',
+      'resize',
+      taskId,
+      '--long-target-base',
+      doubled,
+      '--short-target-base',
+      doubled,
+    )
+    expect(resize.status).toBe('resizing')
+    await waitFor(async () => {
+      const t = await json<{
+        task: { status: string; longSize: string; shortSize: string }
+      }>('tasks', 'get', taskId)
+      return (
+        t.task.status === 'running' &&
+        Number(t.task.longSize) === Number(doubled) &&
+        Number(t.task.shortSize) === Number(doubled)
+      )
+    })
+    expect((await tty('tasks', 'resize', taskId)).code).toBe(2)
+
     const closed = await tty(
       'tasks',
       'close',
