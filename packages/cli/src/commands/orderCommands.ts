@@ -11,9 +11,14 @@ import { UsageError } from '../errors/cliErrors.js'
 import { numberArg, type VenueName, venueArg } from '../parseArgs.js'
 import { emit } from '../printOutput.js'
 import { ORDER_COLUMNS, orderDetails, orderRow } from '../render/orderView.js'
-import { watchResource } from '../watchResource.js'
 import { examples, waitFlags } from './commandKit.js'
 import { registerListCommand } from './listCommand.js'
+import {
+  answerAccepted,
+  registerWatchCommand,
+  type WatchedKind,
+  watchKind,
+} from './watchedKind.js'
 
 // `unknown` is not final, but nothing moves it without an operator
 const ORDER_STOPPED: PerpOrderStatus[] = [
@@ -24,24 +29,14 @@ const ORDER_STOPPED: PerpOrderStatus[] = [
   'unknown',
 ]
 
-function watchOrder(
-  cmd: Command,
-  orderId: string,
-  until: readonly string[],
-  flags: { interval: number; timeout: number },
-): Promise<PerpOrder> {
-  const { client, json } = cliContext(cmd)
-  return watchResource({
-    what: `order ${orderId}`,
-    read: () => client.getOrder(orderId),
-    status: (o) => o.status,
-    render: orderDetails,
-    until,
-    ended: ORDER_STOPPED.filter((s) => !until.includes(s)),
-    json,
-    intervalMs: flags.interval,
-    timeoutMs: flags.timeout * 1000,
-  })
+const ORDER: WatchedKind<PerpOrder> = {
+  noun: 'order',
+  statuses: PERP_ORDER_STATUSES,
+  stopped: ORDER_STOPPED,
+  get: (client, id) => client.getOrder(id),
+  render: orderDetails,
+  defaultUntil: (now) =>
+    now.cancelRequestedAt ? ['cancelled'] : ['open', 'filled'],
 }
 
 interface CreateFlags {
@@ -187,48 +182,15 @@ export function registerOrderCommands(program: Command): void {
     )
     .action(async (f: CreateFlags, cmd: Command) => {
       const body = orderBody(f)
-      const { keyed, json } = cliContext(cmd)
+      const { keyed } = cliContext(cmd)
       const ack = await keyed().createOrder(body, f.idempotencyKey)
-      if (!f.wait) {
-        emit(
-          json,
-          ack,
-          () =>
-            `order ${ack.orderId} ${ack.status}; follow it with \`dn orders watch ${ack.orderId}\``,
-        )
-        return
-      }
-      const order = await watchOrder(cmd, ack.orderId, ['open', 'filled'], f)
-      if (json) emit(true, { order }, () => '')
+      await answerAccepted(ORDER, cmd, ack, ack.orderId, f, ['open', 'filled'])
     })
 
-  waitFlags(
-    orders
-      .command('watch')
-      .description(
-        'follow an order until it rests, fills or ends, redrawn in place',
-      )
-      .argument('<orderId>')
-      .addOption(
-        new Option('--until <status>', 'the status to wait for').choices(
-          PERP_ORDER_STATUSES,
-        ),
-      ),
-  ).action(
-    async (
-      orderId: string,
-      f: { until?: string; interval: number; timeout: number },
-      cmd: Command,
-    ) => {
-      const { keyed, json } = cliContext(cmd)
-      let until = f.until ? [f.until] : undefined
-      if (!until) {
-        const now = await keyed().getOrder(orderId)
-        until = now.cancelRequestedAt ? ['cancelled'] : ['open', 'filled']
-      }
-      const order = await watchOrder(cmd, orderId, until, f)
-      if (json) emit(true, { order }, () => '')
-    },
+  registerWatchCommand(
+    orders,
+    ORDER,
+    'follow an order until it rests, fills or ends, redrawn in place',
   )
 
   waitFlags(
@@ -252,7 +214,7 @@ export function registerOrderCommands(program: Command): void {
       const { keyed, json } = cliContext(cmd)
       const ack = await keyed().cancelOrder(orderId, f.idempotencyKey)
       if (f.wait && ack.status !== 'cancelled') {
-        const order = await watchOrder(cmd, orderId, ['cancelled'], f)
+        const order = await watchKind(ORDER, cmd, orderId, ['cancelled'], f)
         if (json) emit(true, { order }, () => '')
         return
       }

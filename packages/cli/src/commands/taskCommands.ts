@@ -5,37 +5,34 @@ import {
   type Task,
   type TaskStatus,
 } from '@dn/client'
-import { type Command, Option } from 'commander'
+import type { Command } from 'commander'
 import { cliContext } from '../cliContext.js'
 import { UsageError } from '../errors/cliErrors.js'
 import { numberArg, venueMarketArg } from '../parseArgs.js'
 import { emit } from '../printOutput.js'
 import { TASK_COLUMNS, taskDetails, taskRow } from '../render/taskView.js'
-import { watchResource } from '../watchResource.js'
 import { examples, waitFlags } from './commandKit.js'
 import { registerListCommand } from './listCommand.js'
+import {
+  answerAccepted,
+  registerWatchCommand,
+  type WatchedKind,
+  watchKind,
+} from './watchedKind.js'
 
 const TASK_TERMINAL: TaskStatus[] = ['closed', 'cancelled', 'failed']
 
 /** Watches a task until `until` (default running, or closed once closing). */
-function watchTask(
-  cmd: Command,
-  taskId: string,
-  until: readonly string[],
-  flags: { interval: number; timeout: number },
-): Promise<Task> {
-  const { client, json } = cliContext(cmd)
-  return watchResource({
-    what: `task ${taskId}`,
-    read: () => client.getTask(taskId),
-    status: (t) => t.status,
-    render: taskDetails,
-    until,
-    ended: TASK_TERMINAL.filter((s) => !until.includes(s)),
-    json,
-    intervalMs: flags.interval,
-    timeoutMs: flags.timeout * 1000,
-  })
+const TASK: WatchedKind<Task> = {
+  noun: 'task',
+  statuses: TASK_STATUSES,
+  stopped: TASK_TERMINAL,
+  get: (client, id) => client.getTask(id),
+  render: taskDetails,
+  defaultUntil: (now) =>
+    now.status === 'closing' || now.closeRequestedAt
+      ? ['closed']
+      : ['running', 'closed'],
 }
 
 export function registerTaskCommands(program: Command): void {
@@ -139,7 +136,7 @@ export function registerTaskCommands(program: Command): void {
         },
         cmd: Command,
       ) => {
-        const { keyed, json } = cliContext(cmd)
+        const { keyed } = cliContext(cmd)
         const body: CreateTask = {
           longVenue: f.long.venue,
           longMarket: f.long.market,
@@ -161,59 +158,18 @@ export function registerTaskCommands(program: Command): void {
           ...(f.autoClose === false ? { autoClose: false } : {}),
         }
         const ack = await keyed().createTask(body, f.idempotencyKey)
-        if (!f.wait) {
-          emit(
-            json,
-            ack,
-            () =>
-              `task ${ack.taskId} ${ack.status}; follow it with \`dn tasks watch ${ack.taskId}\``,
-          )
-          return
-        }
-        const task = await watchTask(cmd, ack.taskId, ['running', 'closed'], f)
-        if (json) emit(true, { task }, () => '')
+        await answerAccepted(TASK, cmd, ack, ack.taskId, f, [
+          'running',
+          'closed',
+        ])
       },
     )
 
-  waitFlags(
-    tasks
-      .command('watch')
-      .description(
-        'follow a task until it is running (or closed, once closing), redrawn in place',
-      )
-      .argument('<taskId>')
-      .addOption(
-        new Option('--until <status>', 'the status to wait for').choices(
-          TASK_STATUSES,
-        ),
-      ),
+  registerWatchCommand(
+    tasks,
+    TASK,
+    'follow a task until it is running (or closed, once closing), redrawn in place',
   )
-    .addHelpText(
-      'after',
-      examples([
-        'dn tasks watch 6f1c…',
-        'dn tasks watch 6f1c… --until closed --json',
-      ]),
-    )
-    .action(
-      async (
-        taskId: string,
-        f: { until?: string; interval: number; timeout: number },
-        cmd: Command,
-      ) => {
-        const { keyed, json } = cliContext(cmd)
-        let until = f.until ? [f.until] : undefined
-        if (!until) {
-          const now = await keyed().getTask(taskId)
-          until =
-            now.status === 'closing' || now.closeRequestedAt
-              ? ['closed']
-              : ['running', 'closed']
-        }
-        const task = await watchTask(cmd, taskId, until, f)
-        if (json) emit(true, { task }, () => '')
-      },
-    )
 
   for (const [name, verb, help] of [
     ['cancel', 'cancelTask', 'cancel a pending task (nothing opened yet)'],
@@ -243,7 +199,7 @@ export function registerTaskCommands(program: Command): void {
         const { keyed, json } = cliContext(cmd)
         const ack = await keyed()[verb](taskId, f.idempotencyKey)
         if (f.wait && name === 'close') {
-          const task = await watchTask(cmd, taskId, ['closed'], f)
+          const task = await watchKind(TASK, cmd, taskId, ['closed'], f)
           if (json) emit(true, { task }, () => '')
           return
         }
