@@ -113,6 +113,10 @@ export function registerOrderCommands(program: Command): void {
     .command('get')
     .description('show one order')
     .argument('<orderId>')
+    .addHelpText(
+      'after',
+      examples(['dn orders get 0b7e…', 'dn orders get 0b7e… --json']),
+    )
     .action(async (orderId: string, _f: unknown, cmd: Command) => {
       const { keyed, json } = cliContext(cmd)
       const order = await keyed().getOrder(orderId)
@@ -198,6 +202,13 @@ export function registerOrderCommands(program: Command): void {
       .command('cancel')
       .description('cancel an order (queued until the venue confirms)')
       .argument('<orderId>')
+      .addHelpText(
+        'after',
+        examples([
+          'dn orders cancel 0b7e…',
+          'dn orders cancel 0b7e… --wait --json',
+        ]),
+      )
       .option('--idempotency-key <key>', 'reuse to retry')
       .option('--wait', 'wait until cancelled'),
   ).action(

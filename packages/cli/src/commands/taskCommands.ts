@@ -58,6 +58,10 @@ export function registerTaskCommands(program: Command): void {
     .command('get')
     .description('show one task')
     .argument('<taskId>')
+    .addHelpText(
+      'after',
+      examples(['dn tasks get 6f1c…', 'dn tasks get 6f1c… --json']),
+    )
     .action(async (taskId: string, _f: unknown, cmd: Command) => {
       const { keyed, json } = cliContext(cmd)
       const task = await keyed().getTask(taskId)
@@ -180,6 +184,13 @@ export function registerTaskCommands(program: Command): void {
         .command(name)
         .description(help)
         .argument('<taskId>')
+        .addHelpText(
+          'after',
+          examples([
+            `dn tasks ${name} 6f1c…`,
+            `dn tasks ${name} 6f1c… --wait --json`,
+          ]),
+        )
         .option('--idempotency-key <key>', 'reuse to retry')
         .option(
           '--wait',

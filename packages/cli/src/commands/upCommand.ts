@@ -34,6 +34,7 @@ import {
   simStatePath,
   startSimStatePersistence,
 } from '../simStatePersistence.js'
+import { examples } from './commandKit.js'
 
 interface UpFlags extends CommonFlags {
   port: string
@@ -234,6 +235,20 @@ export function registerUpCommands(program: Command): void {
         DEFAULT_SIM_URL,
       )
     }
+    cmd.addHelpText(
+      'after',
+      examples(
+        mode === 'up'
+          ? [
+              'dn up',
+              'dn up --port 9080 --sim-port 9081 --funding-interval 1m',
+              'dn up --data /tmp/demo',
+            ]
+          : [
+              'DN_DB=postgres://dn:…@db/dn DN_MASTER_KEY=… dn serve --host 0.0.0.0 --port 8080',
+            ],
+      ),
+    )
     cmd.action((flags: UpFlags) =>
       runUp({ ...flags, simPort: flags.simPort ?? '8081' }, mode),
     )

@@ -56,6 +56,10 @@ export function registerWalletCommands(program: Command): void {
   wallet
     .command('new')
     .description('write a new wallet file (mode 0600)')
+    .addHelpText(
+      'after',
+      examples(['dn wallet new', 'dn wallet new --file ~/dn-test-wallet.json']),
+    )
     .option('--file <file>', 'where to write it', DEFAULT_WALLET_FILE)
     .action((flags: { file: string }, cmd: Command) => {
       const account = createWalletFile(flags.file)
@@ -128,6 +132,10 @@ export function registerWalletCommands(program: Command): void {
 
   withWallet(program.command('bindings'))
     .description('the venue accounts your wallet has bound')
+    .addHelpText(
+      'after',
+      examples(['dn bindings', 'dn bindings --wallet ~/w.json --json']),
+    )
     .action(async (flags: { wallet?: string }, cmd: Command) => {
       const { client, json } = cliContext(cmd)
       const bindings = await client.listBindings(signer(cmd, flags))
@@ -209,6 +217,7 @@ export function registerWalletCommands(program: Command): void {
     )
   withWallet(keys.command('list'))
     .description('list your API keys')
+    .addHelpText('after', examples(['dn keys list', 'dn keys list --json']))
     .action(async (flags: { wallet?: string }, cmd: Command) => {
       const { client, json } = cliContext(cmd)
       const list = await client.listApiKeys(signer(cmd, flags))
@@ -225,6 +234,10 @@ export function registerWalletCommands(program: Command): void {
     })
   withWallet(keys.command('revoke'))
     .description('revoke an API key at once')
+    .addHelpText(
+      'after',
+      examples(['dn keys revoke 2526683a-fce8-4550-a76d-4b16554e559b']),
+    )
     .argument('<keyId>')
     .action(async (keyId: string, flags: { wallet?: string }, cmd: Command) => {
       const { client, json } = cliContext(cmd)
@@ -234,6 +247,13 @@ export function registerWalletCommands(program: Command): void {
 
   withWallet(program.command('faucet'))
     .description('fund your wallet on the simulated venues of `dn up`')
+    .addHelpText(
+      'after',
+      examples([
+        'dn faucet',
+        'dn faucet --venues hl,lighter --usd 5000 --json',
+      ]),
+    )
     .option(
       '--sim-url <url>',
       'the simulated venues (env DN_SIM_URL; default http://127.0.0.1:8081)',

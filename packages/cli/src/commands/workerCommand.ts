@@ -10,6 +10,7 @@ import { composeRemoteVenues } from '../composeRemoteVenues.js'
 import { composeWorkerDeps } from '../composeWorkerDeps.js'
 import { type CommonFlags, onShutdown, openRuntime } from '../runtimeConfig.js'
 import { describeShutdown } from '../shutdownReport.js'
+import { examples } from './commandKit.js'
 
 /**
  * `dn worker`: one worker process; run several against PostgreSQL.
@@ -25,6 +26,13 @@ export function registerWorkerCommands(program: Command): void {
   const run = worker
     .command('run', { isDefault: true })
     .description('run a worker that executes tasks and orders')
+    .addHelpText(
+      'after',
+      examples([
+        'dn worker run --sim-url http://127.0.0.1:8081',
+        'DN_DB=postgres://dn:…@db/dn DN_MASTER_KEY=… dn worker run',
+      ]),
+    )
     .option(
       '--data <dir>',
       'data folder (SQLite file, master key)',
