@@ -6,6 +6,7 @@ import {
   resolveConnection,
 } from './config/connection.js'
 import { CliError } from './errors/cliErrors.js'
+import { NO_KEY_HINT } from './errors/describeError.js'
 import { EXIT } from './errors/exitCodes.js'
 
 /** What a service command works with: the resolved connection and a client. */
@@ -38,7 +39,7 @@ export function cliContext(cmd: Command): CliContext {
           'no_api_key',
           EXIT.auth,
           `no API key for ${conn.url} (profile ${conn.profile})`,
-          'pass --api-key, set DN_API_KEY, or save one with `dn keys create --venues hl,aster --max-size-usd 1000 --save`',
+          NO_KEY_HINT,
         )
       }
       return client

@@ -1,5 +1,5 @@
 import type { Command } from 'commander'
-import { EXIT } from './errors/exitCodes.js'
+import { EXIT, EXIT_MEANING } from './errors/exitCodes.js'
 
 const WIDTH = 100
 
@@ -21,20 +21,6 @@ function walk(cmd: Command, path: string[], out: string[]): void {
   const name = path.join(' ')
   out.push(`## ${name}`, '', '```text', helpOf(cmd), '```', '')
   for (const sub of cmd.commands) walk(sub, [...path, sub.name()], out)
-}
-
-const EXIT_MEANING: Record<keyof typeof EXIT, string> = {
-  ok: 'success',
-  internal: 'an unexpected failure (a bug, or an answer nothing else explains)',
-  usage: 'bad flags or arguments, or the service answered 400, 413 or 415',
-  auth: 'no or a wrong API key (401), not allowed (403), no wallet',
-  notFound: 'the task, order, key or binding does not exist (404)',
-  conflict: 'refused in the current state (409)',
-  network: 'the service could not be reached, or did not answer JSON',
-  timeout: 'no answer in time, or a wait gave up (`--timeout`)',
-  ended:
-    'what was awaited ended otherwise (a task failed, an order was rejected, a binding failed)',
-  busy: 'rate limited (429) or unavailable (503) after the retries',
 }
 
 /**

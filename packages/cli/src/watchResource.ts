@@ -1,5 +1,6 @@
 import { DnTimeoutError } from '@dn/client'
 import { EndedError } from './errors/cliErrors.js'
+import { FRAMES } from './output.js'
 
 interface WatchOptions<T> {
   /** e.g. `task 6f1c…`, for messages */
@@ -17,7 +18,6 @@ interface WatchOptions<T> {
   readonly timeoutMs: number
 }
 
-const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /**

@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import type { Transport } from './transport.js'
 import type { BindingTarget, SignRequest, VenueBindingBatch } from './types.js'
-import { newNonce, signWalletAction, type WalletSigner } from './walletAuth.js'
+import {
+  newNonce,
+  signWalletAction,
+  type WalletSigner,
+  walletReadHeaders,
+} from './walletAuth.js'
 
 const SETTLED = ['bound', 'partial_success', 'failed']
 
@@ -87,18 +92,7 @@ export async function readBinding(
   signer: WalletSigner,
   bindingId: string,
 ): Promise<VenueBindingBatch> {
-  const owner = signer.address.toLowerCase()
-  const expiresAt = Math.floor(Date.now() / 1000) + 120
-  const signature = await signWalletAction(signer, domain, 'read', {
-    owner,
-    bindingId,
-    expiresAt,
-  })
   return request<VenueBindingBatch>('GET', `/v1/venue-bindings/${bindingId}`, {
-    headers: {
-      'x-wallet-address': owner,
-      'x-wallet-expires-at': String(expiresAt),
-      'x-wallet-signature': signature,
-    },
+    headers: await walletReadHeaders(signer, domain, 'read', { bindingId }),
   })
 }

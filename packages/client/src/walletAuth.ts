@@ -54,18 +54,21 @@ export function newNonce(): string {
 }
 
 /**
- * The `x-wallet-*` headers of a wallet-signed read (`list_api_keys`,
- * `list_venue_bindings`): the owner signs `{owner, expiresAt}`.
+ * The `x-wallet-*` headers of a wallet-signed read: the owner signs
+ * `{owner, expiresAt}` (`list_api_keys`, `list_venue_bindings`) plus what
+ * the read names (`read`: `bindingId`).
  */
 export async function walletReadHeaders(
   signer: MessageSigner,
   domain: string,
   action: string,
+  names: Readonly<Record<string, string>> = {},
 ): Promise<Record<string, string>> {
   const owner = signer.address.toLowerCase()
   const expiresAt = Math.floor(Date.now() / 1000) + 120
   const signature = await signWalletAction(signer, domain, action, {
     owner,
+    ...names,
     expiresAt,
   })
   return {

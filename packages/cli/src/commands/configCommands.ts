@@ -2,7 +2,7 @@ import type { Command } from 'commander'
 import { cliContext } from '../cliContext.js'
 import { saveProfile } from '../config/configFile.js'
 import { UsageError } from '../errors/cliErrors.js'
-import { details, emit } from '../printOutput.js'
+import { details, emit } from '../output.js'
 import { examples } from './commandKit.js'
 
 const mask = (key: string | undefined) =>

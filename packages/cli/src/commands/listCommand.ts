@@ -1,9 +1,8 @@
 import type { DnClient } from '@dn/client'
 import { type Command, Option } from 'commander'
 import { cliContext } from '../cliContext.js'
-import { table } from '../output.js'
+import { emit, table } from '../output.js'
 import { numberArg } from '../parseArgs.js'
-import { emit } from '../printOutput.js'
 import { examples, listAll, PAGE_MAX } from './commandKit.js'
 
 interface ListSpec<T, S extends string> {

@@ -7,9 +7,8 @@ import {
 } from '@dn/client'
 import type { Command } from 'commander'
 import { cliContext } from '../cliContext.js'
-import { table } from '../output.js'
+import { ago, emit, table } from '../output.js'
 import { VENUES, type VenueName, venueArg } from '../parseArgs.js'
-import { ago, emit } from '../printOutput.js'
 import { examples } from './commandKit.js'
 
 const pct = (fraction: string | null, digits: number) =>

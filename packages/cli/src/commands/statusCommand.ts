@@ -7,7 +7,7 @@ import type {
 } from '@dn/client'
 import type { Command } from 'commander'
 import { cliContext } from '../cliContext.js'
-import { emit } from '../printOutput.js'
+import { emit } from '../output.js'
 import { type LiquidationPrices, statusView } from '../render/statusView.js'
 import { examples, listAll, PAGE_MAX } from './commandKit.js'
 

@@ -8,9 +8,8 @@ import { type Command, InvalidArgumentError } from 'commander'
 import { cliContext } from '../cliContext.js'
 import { saveProfile } from '../config/configFile.js'
 import { EXIT } from '../errors/exitCodes.js'
-import { statusLine, table } from '../output.js'
+import { emit, statusLine, table } from '../output.js'
 import { listArg, numberArg, venueArg } from '../parseArgs.js'
-import { emit } from '../printOutput.js'
 import {
   createWalletFile,
   DEFAULT_WALLET_FILE,

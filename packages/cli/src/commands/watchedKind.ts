@@ -1,7 +1,7 @@
 import type { DnClient } from '@dn/client'
 import { type Command, Option } from 'commander'
 import { cliContext } from '../cliContext.js'
-import { emit } from '../printOutput.js'
+import { emit } from '../output.js'
 import { watchResource } from '../watchResource.js'
 import { examples, waitFlags } from './commandKit.js'
 

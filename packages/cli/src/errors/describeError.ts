@@ -5,9 +5,12 @@ import { EXIT, exitForStatus } from './exitCodes.js'
 import type { FailureReport } from './failureReport.js'
 import { describeNetworkFailure } from './networkFailure.js'
 
+/** What to do without a (valid) API key. */
+export const NO_KEY_HINT =
+  'pass --api-key, set DN_API_KEY, or save one with `dn keys create --venues hl,aster --max-size-usd 1000 --save`'
+
 const HINT_BY_CODE: Record<string, string> = {
-  unauthorized:
-    'pass --api-key, set DN_API_KEY, or save a key with `dn keys create --save`',
+  unauthorized: NO_KEY_HINT,
   api_key_revoked: 'create a new key: `dn keys create --save`',
   venue_not_granted:
     'create a key that grants the venue: `dn keys create --venues … --save`',

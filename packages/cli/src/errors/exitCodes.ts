@@ -4,25 +4,31 @@
  */
 export const EXIT = {
   ok: 0,
-  /** a bug or an answer nothing else explains */
   internal: 1,
-  /** bad flags or arguments, or the service answered 400 */
   usage: 2,
-  /** no or a wrong API key (401), not allowed (403), no wallet */
   auth: 3,
-  /** the task, order, key or binding does not exist (404) */
   notFound: 4,
-  /** the service refused in the current state (409) */
   conflict: 5,
-  /** the service could not be reached or did not answer JSON */
   network: 6,
-  /** no answer in time, or a wait gave up */
   timeout: 7,
-  /** what was awaited ended otherwise (task failed, order rejected) */
   ended: 8,
-  /** rate limited (429) or unavailable (503) after the retries */
   busy: 9,
 } as const
+
+/** What each exit code means, as docs/cli.md lists it. */
+export const EXIT_MEANING: Record<keyof typeof EXIT, string> = {
+  ok: 'success',
+  internal: 'an unexpected failure (a bug, or an answer nothing else explains)',
+  usage: 'bad flags or arguments, or the service answered 400, 413 or 415',
+  auth: 'no or a wrong API key (401), not allowed (403), no wallet',
+  notFound: 'the task, order, key or binding does not exist (404)',
+  conflict: 'refused in the current state (409)',
+  network: 'the service could not be reached, or did not answer JSON',
+  timeout: 'no answer in time, or a wait gave up (`--timeout`)',
+  ended:
+    'what was awaited ended otherwise (a task failed, an order was rejected, a binding failed)',
+  busy: 'rate limited (429) or unavailable (503) after the retries',
+}
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT]
 

@@ -1,5 +1,5 @@
 import type { PerpOrder } from '@dn/client'
-import { ago, details } from '../printOutput.js'
+import { ago, details } from '../output.js'
 
 export const ORDER_COLUMNS = [
   'ORDER',

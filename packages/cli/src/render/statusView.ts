@@ -1,6 +1,5 @@
 import type { PerpOrder, Task } from '@dn/client'
-import { table } from '../output.js'
-import { ago } from '../printOutput.js'
+import { ago, table } from '../output.js'
 
 /** Liquidation price of a leg, by `venue|market`, from the positions read. */
 export type LiquidationPrices = ReadonlyMap<string, string | null>

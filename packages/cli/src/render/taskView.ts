@@ -1,5 +1,5 @@
 import type { Task } from '@dn/client'
-import { ago, details } from '../printOutput.js'
+import { ago, details } from '../output.js'
 
 const leg = (venue: string, market: string) => `${venue}:${market}`
 

@@ -55,3 +55,36 @@ export async function verifyWalletSignature(
     )
   }
 }
+
+/** A wallet-signed read as its `x-wallet-*` headers carry it. */
+export interface WalletRead {
+  readonly owner: string
+  readonly expiresAt: number
+  readonly signature: string
+}
+
+/**
+ * Verifies a signed read (`list_api_keys`, `list_venue_bindings`, `read`):
+ * the owner signed `{owner, ...names, expiresAt}`. Returns the owner,
+ * lowercased.
+ */
+export async function verifyWalletRead(
+  p: WalletRead & {
+    readonly domain: string
+    readonly action: string
+    readonly nowMs: number
+    readonly names?: Readonly<Record<string, string>>
+  },
+): Promise<string> {
+  const owner = p.owner.toLowerCase()
+  await verifyWalletSignature({
+    domain: p.domain,
+    action: p.action,
+    owner,
+    payload: { owner, ...p.names, expiresAt: p.expiresAt },
+    signature: p.signature,
+    expiresAt: p.expiresAt,
+    nowMs: p.nowMs,
+  })
+  return owner
+}

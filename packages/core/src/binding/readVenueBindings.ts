@@ -1,4 +1,7 @@
-import { verifyWalletSignature } from '../auth/verifyWalletSignature.js'
+import {
+  verifyWalletRead,
+  type WalletRead,
+} from '../auth/verifyWalletSignature.js'
 import { AppError } from '../errors/appError.js'
 import {
   bindingBatchView,
@@ -16,16 +19,13 @@ import { loadBatch } from './submitVenueBindings.js'
 export async function readVenueBindings(
   deps: Pick<BindingDeps, 'store' | 'clock' | 'authDomain'>,
   bindingId: string,
-  auth: { owner: string; expiresAt: number; signature: string },
+  auth: WalletRead,
 ): Promise<VenueBindingBatchView> {
-  const owner = auth.owner.toLowerCase()
-  await verifyWalletSignature({
+  const owner = await verifyWalletRead({
+    ...auth,
     domain: deps.authDomain,
     action: 'read',
-    owner,
-    payload: { owner, bindingId, expiresAt: auth.expiresAt },
-    signature: auth.signature,
-    expiresAt: auth.expiresAt,
+    names: { bindingId },
     nowMs: deps.clock.now(),
   }).catch((err: unknown) => {
     throw err instanceof AppError

@@ -1,5 +1,9 @@
 import { hashApiKeySecret, mintApiKey } from '../auth/apiKeyToken.js'
-import { verifyWalletSignature } from '../auth/verifyWalletSignature.js'
+import {
+  verifyWalletRead,
+  verifyWalletSignature,
+  type WalletRead,
+} from '../auth/verifyWalletSignature.js'
 import type { ApiKeyRecord } from '../domain/apiKey.js'
 import type { VenueId } from '../domain/venue.js'
 import { ConflictError, NotFoundError } from '../errors/domain.js'
@@ -129,16 +133,12 @@ export async function createApiKey(
 /** Lists a wallet's keys (never their secrets) for a `list_api_keys` read. */
 export async function listApiKeys(
   deps: ApiKeyDeps,
-  p: { owner: string; expiresAt: number; signature: string },
+  p: WalletRead,
 ): Promise<{ keys: ApiKeyView[] }> {
-  const owner = p.owner.toLowerCase()
-  await verifyWalletSignature({
+  const owner = await verifyWalletRead({
+    ...p,
     domain: deps.authDomain,
     action: 'list_api_keys',
-    owner,
-    payload: { owner, expiresAt: p.expiresAt },
-    signature: p.signature,
-    expiresAt: p.expiresAt,
     nowMs: deps.clock.now(),
   })
   const keys = await deps.store.apiKeys.listByOwner(owner, deps.env)

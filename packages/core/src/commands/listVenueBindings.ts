@@ -1,4 +1,7 @@
-import { verifyWalletSignature } from '../auth/verifyWalletSignature.js'
+import {
+  verifyWalletRead,
+  type WalletRead,
+} from '../auth/verifyWalletSignature.js'
 import type { VenueBindingRecord } from '../domain/venueBinding.js'
 import type { Clock } from '../ports/clock.js'
 import type { Store } from '../ports/store.js'
@@ -27,16 +30,12 @@ const view = (b: VenueBindingRecord): BoundVenue => ({
  */
 export async function listVenueBindings(
   deps: ListVenueBindingsDeps,
-  p: { owner: string; expiresAt: number; signature: string },
+  p: WalletRead,
 ): Promise<{ bindings: BoundVenue[] }> {
-  const owner = p.owner.toLowerCase()
-  await verifyWalletSignature({
+  const owner = await verifyWalletRead({
+    ...p,
     domain: deps.authDomain,
     action: 'list_venue_bindings',
-    owner,
-    payload: { owner, expiresAt: p.expiresAt },
-    signature: p.signature,
-    expiresAt: p.expiresAt,
     nowMs: deps.clock.now(),
   })
   const rows = await deps.store.bindings.listByOwner(owner)

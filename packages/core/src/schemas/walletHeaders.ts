@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import type { WalletRead } from '../auth/verifyWalletSignature.js'
 import { AddressSchema, SignatureSchema } from './common.js'
 
 /**
@@ -15,3 +16,12 @@ export const WalletHeaders = v.looseObject({
   'x-wallet-signature': SignatureSchema,
 })
 export type WalletHeaders = v.InferOutput<typeof WalletHeaders>
+
+/** The signed read the validated headers carry. */
+export function walletReadOf(h: WalletHeaders): WalletRead {
+  return {
+    owner: h['x-wallet-address'],
+    expiresAt: Number(h['x-wallet-expires-at']),
+    signature: h['x-wallet-signature'],
+  }
+}

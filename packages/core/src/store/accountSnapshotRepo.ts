@@ -16,11 +16,26 @@ const CHUNK = 500
 const accountKey = (accountIndex: string | null) => accountIndex ?? ''
 
 /**
- * Account snapshots, one row per (owner, venue, account). Bound accounts
- * are the `bound` rows of `venue_bindings`, joined to the snapshot of the
- * account each is bound to now (a rebind to another Lighter account shows
- * none until that one is read).
+ * The `bound` bindings' rows joined to the snapshot of the account each
+ * is bound to now (a rebind to another Lighter account shows none until
+ * that one is read).
  */
+function boundAccounts(scope: RepoScope) {
+  return scope
+    .db()
+    .selectFrom('venue_bindings as b')
+    .leftJoin('account_snapshots as s', (j) =>
+      j
+        .onRef('s.owner', '=', 'b.owner')
+        .onRef('s.venue', '=', 'b.venue')
+        .on((eb) =>
+          eb('s.account', '=', eb.fn.coalesce('b.account_index', eb.val(''))),
+        ),
+    )
+    .where('b.status', '=', 'bound')
+}
+
+/** Account snapshots, one row per (owner, venue, account). */
 export function accountSnapshotRepo(scope: RepoScope): AccountSnapshotRepo {
   return {
     async put(snapshots) {
@@ -69,23 +84,12 @@ export function accountSnapshotRepo(scope: RepoScope): AccountSnapshotRepo {
     },
 
     async listBound({ after, limit }) {
-      let q = scope
-        .db()
-        .selectFrom('venue_bindings as b')
-        .leftJoin('account_snapshots as s', (j) =>
-          j
-            .onRef('s.owner', '=', 'b.owner')
-            .onRef('s.venue', '=', 'b.venue')
-            .on((eb) =>
-              eb(
-                's.account',
-                '=',
-                eb.fn.coalesce('b.account_index', eb.val('')),
-              ),
-            ),
-        )
-        .select(['b.owner', 'b.venue', 'b.account_index', 's.read_at'])
-        .where('b.status', '=', 'bound')
+      let q = boundAccounts(scope).select([
+        'b.owner',
+        'b.venue',
+        'b.account_index',
+        's.read_at',
+      ])
       if (after) {
         q = q.where((eb) =>
           eb.or([
@@ -112,21 +116,7 @@ export function accountSnapshotRepo(scope: RepoScope): AccountSnapshotRepo {
 
     async listByOwner(owner, venues) {
       if (venues.length === 0) return []
-      const rows = await scope
-        .db()
-        .selectFrom('venue_bindings as b')
-        .leftJoin('account_snapshots as s', (j) =>
-          j
-            .onRef('s.owner', '=', 'b.owner')
-            .onRef('s.venue', '=', 'b.venue')
-            .on((eb) =>
-              eb(
-                's.account',
-                '=',
-                eb.fn.coalesce('b.account_index', eb.val('')),
-              ),
-            ),
-        )
+      const rows = await boundAccounts(scope)
         .select([
           'b.venue',
           'b.account_index',
@@ -136,7 +126,6 @@ export function accountSnapshotRepo(scope: RepoScope): AccountSnapshotRepo {
           's.balance_read_at',
         ])
         .where('b.owner', '=', owner)
-        .where('b.status', '=', 'bound')
         .where('b.venue', 'in', [...venues])
         .orderBy('b.venue')
         .execute()

@@ -158,7 +158,9 @@ export function createAccountSnapshots(
     const out = new Map<AccountRead, VenueBalance | null>()
     const byVenue = new Map<VenueId, AccountRead[]>()
     for (const r of reads) {
-      byVenue.set(r.venue, [...(byVenue.get(r.venue) ?? []), r])
+      const list = byVenue.get(r.venue)
+      if (list) list.push(r)
+      else byVenue.set(r.venue, [r])
     }
     await Promise.all(
       [...byVenue].map(async ([venue, list]) => {

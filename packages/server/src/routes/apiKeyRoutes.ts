@@ -9,6 +9,7 @@ import {
   RevokeApiKeyBody,
   revokeApiKey,
   WalletHeaders,
+  walletReadOf,
 } from '@dn/core'
 import { WALLET_BODY_ERRORS, WALLET_ERRORS } from './errorCodeSets.js'
 import { publicHandler } from './publicHandler.js'
@@ -57,11 +58,7 @@ export const API_KEY_ROUTES = [
     },
     (env) =>
       publicHandler(env, ({ headers: h }) =>
-        listApiKeys(env.deps, {
-          owner: h['x-wallet-address'],
-          expiresAt: Number(h['x-wallet-expires-at']),
-          signature: h['x-wallet-signature'],
-        }),
+        listApiKeys(env.deps, walletReadOf(h)),
       ),
   ),
   defineRoute(

@@ -21,6 +21,7 @@ import {
   type VenueTarget,
   WalletHeaders,
   WORK_CHANNEL,
+  walletReadOf,
 } from '@dn/core'
 import { errorResponse } from '../http/errorResponse.js'
 import type { HttpResponse } from '../http/httpResponse.js'
@@ -204,11 +205,7 @@ export const VENUE_BINDING_ROUTES = [
     },
     (env) =>
       publicHandler(env, ({ headers: h }) =>
-        listVenueBindings(env.deps, {
-          owner: h['x-wallet-address'],
-          expiresAt: Number(h['x-wallet-expires-at']),
-          signature: h['x-wallet-signature'],
-        }),
+        listVenueBindings(env.deps, walletReadOf(h)),
       ),
   ),
   defineRoute(
@@ -235,11 +232,7 @@ export const VENUE_BINDING_ROUTES = [
           await readVenueBindings(
             bindingDeps(deps),
             params.bindingId as string,
-            {
-              owner: h['x-wallet-address'],
-              expiresAt: Number(h['x-wallet-expires-at']),
-              signature: h['x-wallet-signature'],
-            },
+            walletReadOf(h),
           ),
         )
       }),
