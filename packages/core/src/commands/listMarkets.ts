@@ -1,17 +1,16 @@
 import type { ApiKeyRecord } from '../domain/apiKey.js'
+import { apyPct } from '../domain/fundingApy.js'
 import type { VenueId } from '../domain/venue.js'
 import { UnavailableError } from '../errors/domain.js'
 import { isAppError } from '../errors/errorBody.js'
 import type { MarketData, MarketQuote } from '../ports/marketData.js'
 import type { Market, MarketList } from '../schemas/marketList.js'
-import { dec, decString } from '../util/decimal.js'
+import { decString } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
 import { requireVenueGrant } from './accessChecks.js'
 
 /** quotes asked of a venue at once: one listing can be hundreds of markets */
 const QUOTES_AT_ONCE = 8
-
-const HOURS_A_YEAR = 24 * 365
 
 /**
  * Every market `venue` lists, with its rules and current quote (decimals as
@@ -67,10 +66,7 @@ async function marketOf(
     bid: quote ? decString(quote.bid) : null,
     ask: quote ? decString(quote.ask) : null,
     fundingRateHourly: quote ? decString(quote.fundingRateHourly) : null,
-    // percent, as minFundingApy and a task's fundingApyNow
-    fundingApy: quote
-      ? decString(dec(quote.fundingRateHourly).mul(HOURS_A_YEAR).mul(100))
-      : null,
+    fundingApy: quote ? decString(apyPct(quote.fundingRateHourly)) : null,
     nextFundingAt:
       quote?.nextFundingAt === undefined ? null : msToIso(quote.nextFundingAt),
   }

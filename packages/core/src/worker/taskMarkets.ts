@@ -1,3 +1,4 @@
+import { apyPct } from '../domain/fundingApy.js'
 import type { Leg } from '../domain/taskEngineState.js'
 import type { VenueId } from '../domain/venue.js'
 import { VenueUnavailableError } from '../errors/venue.js'
@@ -41,13 +42,10 @@ export async function readMarkets(
 
 /**
  * Annualized funding the pair earns, in percent: the short leg receives its
- * venue's rate, the long leg pays its own (hourly rates × 8760).
+ * venue's rate, the long leg pays its own.
  */
 export function fundingApyPct(long: MarketQuote, short: MarketQuote): Decimal {
-  return dec(short.fundingRateHourly)
-    .sub(long.fundingRateHourly)
-    .mul(8760)
-    .mul(100)
+  return apyPct(dec(short.fundingRateHourly).sub(long.fundingRateHourly))
 }
 
 /** A funding APY as a task shows it: percent, 2 decimals. */
