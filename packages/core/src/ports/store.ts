@@ -364,6 +364,28 @@ export interface AccountSnapshotRepo {
 }
 
 /** Every repository, bound to one connection or transaction. */
+/** The tables workers lease, by what they hold. */
+export type WorkKind = 'task' | 'order' | 'binding'
+
+/** How much leased work waits, for metrics. */
+export interface WorkQueueDepth {
+  /** rows in `statuses`, due (next check passed) and not leased now */
+  readonly due: number
+  /** the oldest due row's due time (ISO), null when none is due */
+  readonly oldestDueAt: string | null
+}
+
+/** Counts over the leased tables (metrics read them at scrape time). */
+export interface WorkQueueRepo {
+  depth(
+    kind: WorkKind,
+    statuses: readonly string[],
+    now: string,
+  ): Promise<WorkQueueDepth>
+  /** rows of `kind` in `status` */
+  countByStatus(kind: WorkKind, status: string): Promise<number>
+}
+
 export interface Repos {
   readonly apiKeys: ApiKeyRepo
   readonly bindings: VenueBindingRepo
@@ -385,6 +407,8 @@ export interface Repos {
 /** The storage port. Core never knows which database is behind it. */
 export interface Store extends Repos {
   readonly dialect: 'sqlite' | 'postgres'
+  /** queue depth and status counts, outside any transaction */
+  readonly workQueue: WorkQueueRepo
   /** Runs `fn` in one serializable-enough transaction; rolls back on throw. */
   transaction<T>(fn: (tx: Repos) => Promise<T>): Promise<T>
   close(): Promise<void>

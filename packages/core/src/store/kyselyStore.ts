@@ -21,6 +21,7 @@ import { venueBindingRepo } from './venueBindingRepo.js'
 import { venueBudgetRepo } from './venueBudgetRepo.js'
 import { walletNonceRepo } from './walletNonceRepo.js'
 import { workerRepo } from './workerRepo.js'
+import { workQueueRepo } from './workQueueRepo.js'
 
 /** An open transaction: one connection, live until commit or rollback. */
 interface TxContext {
@@ -126,6 +127,7 @@ export function createKyselyStore(
   return {
     dialect: dialect.name,
     ...repos(rootScope),
+    workQueue: workQueueRepo(rootScope),
     transaction(fn) {
       const ctx = current()
       if (ctx) return savepoint(ctx, () => fn(repos(txScope(ctx))))

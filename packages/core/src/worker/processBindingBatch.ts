@@ -9,6 +9,7 @@ import type {
 import { VenueUnavailableError } from '../errors/venue.js'
 import { FencedOutError } from '../errors/worker.js'
 import { msToIso } from '../util/time.js'
+import { reportWorkerEvent } from './reportWorkerEvent.js'
 import { credentialAad } from './resolveCredential.js'
 import type { WorkerDeps } from './workerDeps.js'
 
@@ -141,7 +142,24 @@ export async function processBindingBatch(
       },
       { fence: base.fence },
     )
-    if (saved) return
+    if (saved) {
+      mine.forEach((v, i) => {
+        const before = batch.venues[i]
+        if (before && before.status !== v.status) {
+          reportWorkerEvent(deps, {
+            type: 'transition',
+            kind: 'binding',
+            id: batch.id,
+            venue: v.target.venue,
+            from: before.status,
+            to: v.status,
+            ms: deps.clock.now() - now,
+            error: v.code ?? null,
+          })
+        }
+      })
+      return
+    }
     const fresh = await deps.store.bindingBatches.get(batch.id)
     if (!fresh || fresh.leaseOwner !== deps.workerId) {
       throw new FencedOutError(`binding ${batch.id}`)

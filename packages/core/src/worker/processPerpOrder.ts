@@ -24,6 +24,7 @@ import { dec, decString } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
 import { accountMarketLock, lockHolder } from './accountMarketLock.js'
 import { priceDirectOrder } from './priceDirectOrder.js'
+import { reportWorkerEvent } from './reportWorkerEvent.js'
 import { credentialErrorText, resolveCredential } from './resolveCredential.js'
 import { reconcileVenueOrder, submitVenueOrder } from './venueOrders.js'
 import type { WorkerDeps } from './workerDeps.js'
@@ -86,7 +87,20 @@ export async function processPerpOrder(
         { fence: claimed.fence },
       )
       if (!updated) throw new FencedOutError(`order ${order.id}`)
+      const from = order.status
       order = updated
+      if (updated.status !== from) {
+        reportWorkerEvent(deps, {
+          type: 'transition',
+          kind: 'order',
+          id: updated.id,
+          venue: updated.venue,
+          from,
+          to: updated.status,
+          ms: deps.clock.now() - step.now,
+          error: updated.error,
+        })
+      }
       return updated
     },
   }
@@ -104,6 +118,13 @@ async function advance(step: Step): Promise<number | null> {
     case 'pending':
       return submit(step)
     case 'submitting':
+      // the worker that committed the send died holding the lease
+      reportWorkerEvent(step.deps, {
+        type: 'leaseSteal',
+        kind: 'order',
+        id: step.order.id,
+        reason: 'died_mid_send',
+      })
       await step.save({
         status: statusAfter(step.order, { type: 'uncertain' }),
         error:
@@ -200,6 +221,7 @@ async function submit(step: Step): Promise<number | null> {
       submittedAt: iso,
       error: null,
     })
+    const sendAt = deps.clock.now()
     const sent = await submitVenueOrder(
       { adapter, cred, market: order.market },
       {
@@ -213,6 +235,15 @@ async function submit(step: Step): Promise<number | null> {
       },
     )
     const next = venueOrderTransition(sending, sent)
+    if (sent.type !== 'notSent') {
+      reportWorkerEvent(deps, {
+        type: 'venueSubmit',
+        kind: 'order',
+        id: order.id,
+        venue: order.venue,
+        acceptToVenueMs: sendAt - Date.parse(order.createdAt),
+      })
+    }
     switch (sent.type) {
       case 'placed':
         return apply(step, next, sent.order)

@@ -16,6 +16,7 @@ import { CredentialUnavailableError, FencedOutError } from '../errors/worker.js'
 import { msToIso } from '../util/time.js'
 import { abandonTask } from './abandonTask.js'
 import { pendingReasonPatch, recordPendingReason } from './pendingReasons.js'
+import { reportWorkerEvent } from './reportWorkerEvent.js'
 import { retryNote } from './retryNote.js'
 import {
   allDone,
@@ -70,7 +71,19 @@ export async function processTask(
         { fence: claimed.fence },
       )
       if (!updated) throw new FencedOutError(`task ${task.id}`)
+      const from = task.status
       task = updated
+      if (updated.status !== from) {
+        reportWorkerEvent(deps, {
+          type: 'transition',
+          kind: 'task',
+          id: updated.id,
+          from,
+          to: updated.status,
+          ms: deps.clock.now() - step.now,
+          error: updated.error,
+        })
+      }
       return updated
     },
     async io() {

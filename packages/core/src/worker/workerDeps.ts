@@ -1,14 +1,14 @@
 import type { VenueId } from '../domain/venue.js'
 import type { Clock } from '../ports/clock.js'
+import type { Logger } from '../ports/logger.js'
 import type { Secrets } from '../ports/secrets.js'
 import type { Store } from '../ports/store.js'
 import type { VenueAdapter } from '../ports/venueAdapter.js'
 import type { VenueBinder } from '../ports/venueBinder.js'
+import type { WorkerObserver } from '../ports/workerObserver.js'
 
-export interface WorkerLogger {
-  info(msg: string, fields?: Record<string, unknown>): void
-  error(msg: string, fields?: Record<string, unknown>): void
-}
+/** The worker writes through core's log port. */
+export type WorkerLogger = Logger
 
 /** What the worker engines need, wired at the composition root. */
 export interface WorkerDeps {
@@ -24,6 +24,8 @@ export interface WorkerDeps {
   /** how long the funding APY must stay under minFundingApy to close */
   readonly fundingGraceMs: number
   readonly logger: WorkerLogger
+  /** what the worker did, for metrics @default not observed */
+  readonly observer?: WorkerObserver | undefined
   /**
    * The process the worker runs in, where the composition root can tell:
    * a worker on the same machine whose process is gone is fenced at once

@@ -1,0 +1,53 @@
+import type { VenueId } from '../domain/venue.js'
+import type { WorkKind } from './store.js'
+
+/** A task, order or binding moved from one status to another. */
+export interface WorkTransition {
+  readonly type: 'transition'
+  readonly kind: WorkKind
+  /** the task, order or binding batch id */
+  readonly id: string
+  readonly from: string
+  readonly to: string
+  /** the venue it concerns, when one does (an order, a binding's venue) */
+  readonly venue?: VenueId | undefined
+  /** ms since the worker claimed the item in this step */
+  readonly ms: number
+  /** the stable code or short reason of a failure, when it ended in one */
+  readonly error?: string | null | undefined
+}
+
+/**
+ * A submission reached the venue (placed, refused or uncertain, not held
+ * back before sending): how long after the API accepted it.
+ */
+export interface VenueSubmit {
+  readonly type: 'venueSubmit'
+  readonly kind: 'order' | 'task'
+  readonly id: string
+  readonly venue: VenueId
+  /** from the order's or task's createdAt to the venue call */
+  readonly acceptToVenueMs: number
+}
+
+/**
+ * A lease taken over from a worker that did not give it back. Seen today
+ * where it matters most: an order claimed while still `submitting`, whose
+ * sender died (or lost its lease) between the commit and the answer.
+ */
+export interface LeaseSteal {
+  readonly type: 'leaseSteal'
+  readonly kind: WorkKind
+  readonly id: string
+  readonly reason: 'died_mid_send'
+}
+
+export type WorkerEvent = WorkTransition | VenueSubmit | LeaseSteal
+
+/**
+ * Where the worker reports what it did, beside its log lines: the edge
+ * turns events into metrics. Core knows no metrics library.
+ */
+export interface WorkerObserver {
+  observe(event: WorkerEvent): void
+}
