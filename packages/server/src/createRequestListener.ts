@@ -4,7 +4,7 @@ import { AppError, NotFoundError } from '@dn/core'
 import { errorResponse } from './http/errorResponse.js'
 import { bodyText, type HttpResponse } from './http/httpResponse.js'
 import { discardBody } from './http/readJsonBody.js'
-import { createRouter, type Route } from './router.js'
+import { createRouter, type RequestNote, type Route } from './router.js'
 import { servedRoutes } from './routes/routeTable.js'
 import type { ServerDeps } from './serverDeps.js'
 
@@ -28,7 +28,8 @@ export function createRequestListener(
   return (req, res) => {
     const requestId = randomUUID()
     const started = performance.now()
-    void handle(req, requestId).then((out) => {
+    const note: RequestNote = {}
+    void handle(req, requestId, note).then(({ out, route }) => {
       discardBody(req)
       const text = bodyText(out)
       res.writeHead(out.status, {
@@ -42,20 +43,30 @@ export function createRequestListener(
         ...out.headers,
       })
       res.end(text)
+      const ms = performance.now() - started
+      const method = req.method ?? 'GET'
       deps.logger.info('request', {
         requestId,
-        method: req.method,
+        apiKeyId: note.apiKeyId ?? null,
+        method,
+        route: route ?? null,
         path: (req.url ?? '').split('?')[0],
         status: out.status,
-        ms: Math.round((performance.now() - started) * 10) / 10,
+        ms: Math.round(ms * 10) / 10,
       })
+      deps.metrics?.request(route ?? 'unmatched', method, out.status, ms)
     })
   }
 
+  /** The answer, and the template of the route that gave it. */
   async function handle(
     req: IncomingMessage,
     requestId: string,
-  ): Promise<HttpResponse> {
+    note: RequestNote,
+  ): Promise<{ out: HttpResponse; route?: string }> {
+    let route: string | undefined
+    const answer = (out: HttpResponse) =>
+      route === undefined ? { out } : { out, route }
     try {
       const url = new URL(req.url ?? '/', 'http://localhost')
       const method = req.method ?? 'GET'
@@ -72,12 +83,13 @@ export function createRequestListener(
           requestId,
           deps.logger,
         )
-        return {
+        return answer({
           ...e,
           headers: { ...e.headers, allow: match.allow.join(', ') },
-        }
+        })
       }
-      return await match.route.handler({
+      route = match.route.pattern
+      const out = await match.route.handler({
         req,
         requestId,
         method,
@@ -85,9 +97,11 @@ export function createRequestListener(
         params: match.params,
         query: url.searchParams,
         ip: req.socket.remoteAddress ?? 'unknown',
+        note,
       })
+      return answer(out)
     } catch (err) {
-      return errorResponse(err, requestId, deps.logger)
+      return answer(errorResponse(err, requestId, deps.logger))
     }
   }
 }

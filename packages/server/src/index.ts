@@ -1,6 +1,24 @@
 export { createRequestListener } from './createRequestListener.js'
 export type { HttpResponse } from './http/httpResponse.js'
-export { createJsonLogger, type Logger, silentLogger } from './logger.js'
+export {
+  type CreateLoggerOptions,
+  createLogger,
+  LOG_LEVELS,
+  type LogDestination,
+  type Logger,
+  type LogLevel,
+  silentLogger,
+} from './logger.js'
+export {
+  createDnMetrics,
+  type DnMetrics,
+} from './metrics/createDnMetrics.js'
+export { meteredFetch } from './metrics/meteredFetch.js'
+export {
+  type RunningMetricsServer,
+  type StartMetricsServerOptions,
+  startMetricsServer,
+} from './metrics/startMetricsServer.js'
 export { buildOpenApiDocument } from './openapi/openApiDocument.js'
 export {
   createRequestLogWriter,

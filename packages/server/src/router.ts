@@ -10,6 +10,17 @@ export interface RequestContext {
   readonly params: Readonly<Record<string, string>>
   readonly query: URLSearchParams
   readonly ip: string
+  /** what the handler learnt that the request's log line should say */
+  readonly note: RequestNote
+}
+
+/**
+ * Filled in by a handler as it learns it (the API key once authenticated),
+ * read by the adapter when it writes the request's log line.
+ */
+export interface RequestNote {
+  /** the authenticated key's id (never its secret) */
+  apiKeyId?: string
 }
 
 export type Handler = (ctx: RequestContext) => Promise<HttpResponse>

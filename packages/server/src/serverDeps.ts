@@ -7,6 +7,7 @@ import type {
   VenueId,
 } from '@dn/core'
 import type { Logger } from './logger.js'
+import type { DnMetrics } from './metrics/createDnMetrics.js'
 import type { RequestLogWriter } from './requestLogWriter.js'
 
 /** Everything the HTTP edge needs; built once in the composition root. */
@@ -20,6 +21,10 @@ export interface ServerDeps extends CommandDeps {
   /** per client IP, counting only failed authentications */
   readonly authFailureLimiter: RateLimiter
   readonly logger: Logger
+  /** the process's metrics, served on `/metrics` @default none: 404 */
+  readonly metrics?: DnMetrics | undefined
+  /** a bearer token `/metrics` requires (DN_METRICS_TOKEN) @default open */
+  readonly metricsToken?: string | undefined
   /** batches request-log rows */
   readonly requestLogs: RequestLogWriter
   /** venue binding; without it the binding routes answer 503 */

@@ -87,10 +87,12 @@ export function withApiKey(
       }
     }
 
+    ctx.note.apiKeyId = key.id
     const hit = await deps.rateLimiter.hit(`${family}:${key.id}`)
     let res: KeyedResponse
     let code: string | null = null
     if (!hit.allowed) {
+      deps.metrics?.rateLimited('service', family)
       const e = errorResponse(
         new RateLimitedError(
           hit.resetMs / 1000,

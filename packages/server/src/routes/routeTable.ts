@@ -4,6 +4,7 @@ import { ACCOUNT_ROUTES } from './accountRoutes.js'
 import { API_KEY_ROUTES } from './apiKeyRoutes.js'
 import { DOCS_PAGES } from './docsPages.js'
 import { MARKET_ROUTES } from './marketRoutes.js'
+import { METRICS_PAGE } from './metricsPage.js'
 import type { PageDeclaration } from './pageSpec.js'
 import { PERP_ORDER_ROUTES } from './perpOrderRoutes.js'
 import { REQUEST_LOG_ROUTES } from './requestLogRoutes.js'
@@ -39,7 +40,10 @@ export const ROUTE_SPECS: readonly RouteSpec[] = ROUTE_DECLARATIONS.map(
  * Pages for people, served beside the routes but outside the contract:
  * `/openapi.json` and the client do not list them.
  */
-export const PAGE_DECLARATIONS: readonly PageDeclaration[] = [...DOCS_PAGES]
+export const PAGE_DECLARATIONS: readonly PageDeclaration[] = [
+  ...DOCS_PAGES,
+  METRICS_PAGE,
+]
 
 /**
  * The router's view: each route and page declaration with its handler
