@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Repos, Store, VenueId } from '@dn/core'
-import { createJsonLogger } from '@dn/server'
+import { createLogger } from '@dn/server'
 import pg from 'pg'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { expect } from 'vitest'
@@ -336,7 +336,10 @@ export async function startCustomService(
   const logs: string[] = []
   const svc = await startTestService({
     ...o,
-    logger: createJsonLogger((line) => logs.push(line)),
+    logger: createLogger({
+      level: 'debug',
+      destination: { write: (line: string) => logs.push(line) },
+    }),
   })
   return { ...svc, logs }
 }

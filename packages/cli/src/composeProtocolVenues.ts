@@ -2,14 +2,16 @@ import {
   type BindingConfig,
   CredentialUnavailableError,
   createAesGcmSecrets,
+  type RequestBudget,
   resolveCredential,
   type Store,
+  silentLogger,
   type VenueAdapter,
   type VenueBinder,
   type VenueId,
   type WorkerLogger,
 } from '@dn/core'
-import { createJsonLogger } from '@dn/server'
+import { type DnMetrics, meteredFetch } from '@dn/server'
 import {
   asterWsUrl,
   createAsterAdapter,
@@ -34,6 +36,7 @@ import {
 } from '@dn/venues'
 import type { Command } from 'commander'
 import { deriveKey } from './masterKey.js'
+import { processLogger } from './processLogger.js'
 import { bindingConfigFromEnv, envFlag } from './runtimeConfig.js'
 
 /** Where each venue's real protocol is spoken (a venue or its local fake). */
@@ -59,8 +62,16 @@ export interface ProtocolVenueOptions {
    * (`DN_VENUE_BUDGET_SHARE`) @default 0.5
    */
   readonly budgetShare?: number | undefined
-  /** where a venue's rate-limit refusal is logged @default not logged */
+  /**
+   * where a venue's rate-limit refusal and each failed venue call are
+   * logged @default not logged
+   */
   readonly logger?: WorkerLogger | undefined
+  /**
+   * the process's metrics: every venue call, each budget's use and the
+   * venues' rate-limit refusals @default not measured
+   */
+  readonly metrics?: DnMetrics | undefined
   /**
    * read marks and funding from each venue's WebSocket, REST as the
    * fallback (`DN_VENUE_STREAMS`) @default true
@@ -103,6 +114,9 @@ interface ProtocolVenues {
   close(): void
 }
 
+/** DN_VENUE_BUDGET_SHARE's default, as the budgets' own. */
+const DEFAULT_BUDGET_SHARE = 0.5
+
 /** Contract: 15 tenths of a basis point (0.015%), doubled on Lighter pairs. */
 const HL_BUILDER_TENTHS_BP = 15
 const ASTER_BUILDER_RATE = '0.00015'
@@ -129,7 +143,21 @@ export function composeProtocolVenues(
     return s
   }
   // every process on the store spends one budget per venue and host
-  const logger = options.logger
+  const { logger, metrics } = options
+  /** each venue's calls measured and their failures logged */
+  const fetchOf = (venue: VenueId) =>
+    logger || metrics
+      ? {
+          fetchFn: meteredFetch(venue, {
+            metrics,
+            logger: logger ?? silentLogger,
+          }),
+        }
+      : {}
+  const watched = <B extends RequestBudget>(venue: VenueId, budget: B): B => {
+    metrics?.watchBudget(venue, budget, share ?? DEFAULT_BUDGET_SHARE)
+    return budget
+  }
   const budgetOptions = (venue: VenueId, url: string) => ({
     share,
     ...(store?.venueBudgets
@@ -140,16 +168,18 @@ export function composeProtocolVenues(
           },
         }
       : {}),
+    // a refusal for rate is the venue's warning: an operator sees it
+    onHoldOff: (e: { name: string; forMs: number; reason: string }) => {
+      metrics?.rateLimited('venue', venue)
+      logger?.error('venue rate limit: nothing is sent until it passes', {
+        venue,
+        budget: e.name,
+        holdMs: e.forMs,
+        answer: e.reason,
+      })
+    },
     ...(logger
       ? {
-          // a refusal for rate is the venue's warning: an operator sees it
-          onHoldOff: (e: { name: string; forMs: number; reason: string }) =>
-            logger.error('venue rate limit: nothing is sent until it passes', {
-              venue,
-              budget: e.name,
-              holdMs: e.forMs,
-              answer: e.reason,
-            }),
           onSharedError: (err: unknown) =>
             logger.error('shared venue budget unavailable', {
               venue,
@@ -160,9 +190,10 @@ export function composeProtocolVenues(
   })
   if (urls.hl) {
     // one budget per venue: its adapter and binder spend the same IP limit
-    const budget = createHlBudget(budgetOptions('hl', urls.hl))
+    const budget = watched('hl', createHlBudget(budgetOptions('hl', urls.hl)))
     adapters.hl = createHyperliquidAdapter({
       baseUrl: urls.hl,
+      ...fetchOf('hl'),
       isMainnet: options.hlMainnet,
       budget,
       fundingIntervalMs: options.simFundingIntervalMs?.hl,
@@ -191,6 +222,7 @@ export function composeProtocolVenues(
     })
     binders.hl = createHyperliquidBinder({
       baseUrl: urls.hl,
+      ...fetchOf('hl'),
       isMainnet: options.hlMainnet,
       budget,
     })
@@ -202,13 +234,14 @@ export function composeProtocolVenues(
     const baseUrl = urls[venue]
     if (!baseUrl) continue
     const tier = options.lighterTier ?? 'standard'
-    const budget = createLighterBudget({
-      tier,
-      ...budgetOptions(venue, baseUrl),
-    })
+    const budget = watched(
+      venue,
+      createLighterBudget({ tier, ...budgetOptions(venue, baseUrl) }),
+    )
     adapters[venue] = createLighterAdapter({
       venue,
       baseUrl,
+      ...fetchOf(venue),
       tier,
       budget,
       fundingIntervalMs: options.simFundingIntervalMs?.[venue],
@@ -238,18 +271,23 @@ export function composeProtocolVenues(
     binders[venue] = createLighterBinder({
       venue,
       baseUrl,
+      ...fetchOf(venue),
       budget,
       testnet: config.lighterTestnet,
     })
   }
   if (urls.aster) {
-    const budget = createAsterBudget(budgetOptions('aster', urls.aster))
+    const budget = watched(
+      'aster',
+      createAsterBudget(budgetOptions('aster', urls.aster)),
+    )
     const wsUrl = asterWsUrl(urls.aster)
     const marketStream = streaming
       ? opened(createAsterMarketStream({ url: wsUrl }))
       : undefined
     const aster = createAsterAdapter({
       baseUrl: urls.aster,
+      ...fetchOf('aster'),
       budget,
       // the streamed accounts' positions come from their user streams
       ...(marketStream ? { marketStream, userStreams: { url: wsUrl } } : {}),
@@ -276,6 +314,7 @@ export function composeProtocolVenues(
     const secretOf = options.storedSecret
     binders.aster = createAsterBinder({
       baseUrl: urls.aster,
+      ...fetchOf('aster'),
       budget,
       testnet: options.asterTestnet,
       ...(secretOf
@@ -324,7 +363,7 @@ export function protocolVenueOptions(
     config: bindingConfigFromEnv(env),
     budgetShare: budgetShareFromEnv(env),
     streams: envFlag(env.DN_VENUE_STREAMS, true),
-    logger: createJsonLogger(),
+    logger: processLogger(),
     lighterTier: lighterTierFromEnv(env),
     // every process on the store spends one budget per venue, and a
     // restarted one finds what its predecessor spent
@@ -344,7 +383,7 @@ export function protocolVenueOptions(
 /** `DN_VENUE_BUDGET_SHARE`: a fraction in (0, 1]; a bad value stops the start. */
 function budgetShareFromEnv(env: NodeJS.ProcessEnv): number {
   const raw = env.DN_VENUE_BUDGET_SHARE
-  if (raw === undefined || raw === '') return 0.5
+  if (raw === undefined || raw === '') return DEFAULT_BUDGET_SHARE
   const share = Number(raw)
   if (!(share > 0 && share <= 1)) {
     throw new RangeError(

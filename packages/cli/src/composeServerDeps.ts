@@ -15,12 +15,13 @@ import {
   type VenueOrderLookup,
 } from '@dn/core'
 import {
-  createJsonLogger,
   createRequestLogWriter,
+  type DnMetrics,
   type Logger,
   type ServerDeps,
 } from '@dn/server'
 import { deriveKey } from './masterKey.js'
+import { processLogger } from './processLogger.js'
 
 export interface ComposeServerDepsOptions {
   readonly store: Store
@@ -38,6 +39,10 @@ export interface ComposeServerDepsOptions {
   readonly sharedRateLimit?: boolean
   readonly clock?: Clock
   readonly logger?: Logger
+  /** served on `/metrics` @default none (404) */
+  readonly metrics?: DnMetrics
+  /** bearer token `/metrics` asks for (DN_METRICS_TOKEN) @default open */
+  readonly metricsToken?: string | undefined
   readonly venueOrders?: VenueOrderLookup
   /** venue binders and config; without them binding routes answer 503 */
   readonly binding?: {
@@ -53,9 +58,7 @@ export function composeServerDeps(o: ComposeServerDepsOptions): ServerDeps {
     ...DEFAULT_RATE_LIMIT,
     limit: o.rateLimit ?? DEFAULT_RATE_LIMIT.limit,
   }
-  const logger =
-    o.logger ??
-    createJsonLogger(undefined, process.env.DN_LOG_LEVEL === 'debug')
+  const logger = o.logger ?? processLogger()
   return {
     store: o.store,
     clock,
@@ -74,6 +77,8 @@ export function composeServerDeps(o: ComposeServerDepsOptions): ServerDeps {
       : createMemoryRateLimiter({ policy, clock }),
     authFailureLimiter: createMemoryRateLimiter({ clock }),
     logger,
+    metrics: o.metrics,
+    metricsToken: o.metricsToken,
     requestLogs: createRequestLogWriter({
       store: o.store,
       logger,

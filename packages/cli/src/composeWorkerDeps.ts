@@ -10,9 +10,10 @@ import {
   type VenueId,
   type WorkerDeps,
   type WorkerLogger,
+  type WorkerObserver,
 } from '@dn/core'
-import { createJsonLogger } from '@dn/server'
 import { deriveKey } from './masterKey.js'
+import { processLogger } from './processLogger.js'
 import { currentWorkerProcess } from './workerProcess.js'
 
 export interface ComposeWorkerDepsOptions {
@@ -27,6 +28,8 @@ export interface ComposeWorkerDepsOptions {
   /** @default 3_600_000 (one hour) */
   readonly fundingGraceMs?: number
   readonly logger?: WorkerLogger
+  /** where transitions and submits are counted (the process's metrics) */
+  readonly observer?: WorkerObserver | undefined
   /** binders for binding jobs; venues without one are left to others */
   readonly binders?: Readonly<Partial<Record<VenueId, VenueBinder>>>
 }
@@ -42,8 +45,9 @@ export function composeWorkerDeps(o: ComposeWorkerDepsOptions): WorkerDeps {
       o.workerId ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
     leaseMs: o.leaseMs ?? 30_000,
     fundingGraceMs: o.fundingGraceMs ?? 3_600_000,
-    logger: o.logger ?? createJsonLogger(),
+    logger: o.logger ?? processLogger(),
     binders: o.binders,
+    observer: o.observer,
     // a gone predecessor on this machine is fenced and its work resumed
     process: currentWorkerProcess(),
   }

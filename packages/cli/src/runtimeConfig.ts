@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { BindingConfig, Store } from '@dn/core'
+import { LOG_LEVELS, type LogLevel } from '@dn/server'
 import { checkMasterKey, loadMasterKey } from './masterKey.js'
 import { openStore } from './openStore.js'
 
@@ -116,4 +117,20 @@ export function httpLimitsFromEnv(env: NodeJS.ProcessEnv): {
       'open connections one client address keeps',
     ),
   }
+}
+
+/**
+ * `DN_LOG_LEVEL` (`debug`, `info`, `warn`, `error`); unset is `info`, any
+ * other value stops the start with a message saying what is accepted.
+ */
+export function logLevelFromEnv(env: NodeJS.ProcessEnv): LogLevel {
+  const raw = env.DN_LOG_LEVEL
+  if (raw === undefined || raw === '') return 'info'
+  const level = raw.toLowerCase()
+  if ((LOG_LEVELS as readonly string[]).includes(level)) {
+    return level as LogLevel
+  }
+  throw new RangeError(
+    `DN_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not ${JSON.stringify(raw)}`,
+  )
 }

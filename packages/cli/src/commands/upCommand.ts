@@ -3,9 +3,10 @@ import {
   createAdapterOrderLookup,
   createAesGcmSecrets,
   startWorker,
+  systemClock,
   type WorkerStopReport,
 } from '@dn/core'
-import { startHttpServer } from '@dn/server'
+import { createDnMetrics, startHttpServer } from '@dn/server'
 import { createSimVenues, startFaucetServer } from '@dn/venues/sim'
 import type { Command } from 'commander'
 import {
@@ -97,7 +98,10 @@ async function runUp(flags: UpFlags, mode: 'up' | 'serve'): Promise<void> {
     fundingIntervalMs,
     restore: saved?.sim,
   })
-  const options = protocolVenueOptions(env, store, masterKey)
+  // one registry: the API's requests and, in `dn up`, its worker's work
+  const metrics = createDnMetrics()
+  metrics.watchQueues(store, systemClock)
+  const options = { ...protocolVenueOptions(env, store, masterKey), metrics }
   // `dn up` runs the venues; `dn serve` speaks to the same ones as workers
   const venues =
     mode === 'up'
@@ -123,6 +127,8 @@ async function runUp(flags: UpFlags, mode: 'up' | 'serve'): Promise<void> {
       adapters: venues.adapters,
     }),
     binding: { binders, config: bindingConfig },
+    metrics,
+    metricsToken: env.DN_METRICS_TOKEN || undefined,
   })
   const server = await startHttpServer(deps, {
     host: flags.host,
@@ -153,6 +159,7 @@ async function runUp(flags: UpFlags, mode: 'up' | 'serve'): Promise<void> {
         binders,
         masterKey,
         logger: deps.logger,
+        observer: metrics,
       }),
     )
     stopWorker = worker.stop

@@ -1,4 +1,5 @@
-import { msToIso, startWorker } from '@dn/core'
+import { msToIso, startWorker, systemClock } from '@dn/core'
+import { createDnMetrics, startMetricsServer } from '@dn/server'
 import type { Command } from 'commander'
 import {
   addVenueUrlOptions,
@@ -45,12 +46,24 @@ export function registerWorkerCommands(program: Command): void {
       process.env.DN_SIM_URL ?? 'http://127.0.0.1:8081',
     )
     .option('--lease-ms <ms>', 'lease length of a claim', '30000')
+    .option(
+      '--metrics-port <port>',
+      'serve Prometheus GET /metrics on this port, 0 for a free one (DN_METRICS_PORT; default: not served)',
+      process.env.DN_METRICS_PORT || undefined,
+    )
+    .option(
+      '--metrics-host <host>',
+      'address the metrics port binds (DN_METRICS_HOST)',
+      process.env.DN_METRICS_HOST || '127.0.0.1',
+    )
     .action(async (flags: WorkerFlags) => {
       const { masterKey, store } = await openRuntime(flags, false)
+      const metrics = createDnMetrics()
+      metrics.watchQueues(store, systemClock)
       const { adapters, binders } = await composeRemoteVenues(
         flags.simUrl,
         protocolUrlsFromEnv(process.env, flags),
-        protocolVenueOptions(process.env, store, masterKey),
+        { ...protocolVenueOptions(process.env, store, masterKey), metrics },
       )
       const deps = composeWorkerDeps({
         store,
@@ -58,19 +71,30 @@ export function registerWorkerCommands(program: Command): void {
         binders,
         masterKey,
         leaseMs: Number(flags.leaseMs),
+        observer: metrics,
         ...(process.env.DN_WORKER_ID
           ? { workerId: process.env.DN_WORKER_ID }
           : {}),
       })
+      const scrape =
+        flags.metricsPort === undefined
+          ? undefined
+          : await startMetricsServer({
+              metrics,
+              host: flags.metricsHost,
+              port: Number(flags.metricsPort),
+              token: process.env.DN_METRICS_TOKEN || undefined,
+            })
       const running = startWorker(deps)
       // stopping is graceful from the moment anyone is told it runs
       onShutdown(async () => {
+        await scrape?.close()
         const worker = await running.stop()
         await store.close()
         return describeShutdown({ worker })
       })
       process.stderr.write(
-        `dn: worker ${deps.workerId} running (store: ${store.dialect})\n`,
+        `dn: worker ${deps.workerId} running (store: ${store.dialect})${scrape ? `, metrics ${scrape.url}` : ''}\n`,
       )
       const end = await running.done
       if (end === 'fenced') {
@@ -111,4 +135,6 @@ export function registerWorkerCommands(program: Command): void {
 interface WorkerFlags extends CommonFlags, VenueUrlFlags {
   readonly simUrl: string
   readonly leaseMs: string
+  readonly metricsPort?: string | undefined
+  readonly metricsHost: string
 }
