@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream'
 import type { LogFields, Logger } from '@dn/core'
 import { pino } from 'pino'
 import { build as prettyStream } from 'pino-pretty'
@@ -55,7 +56,7 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
     (destination === process.stderr && process.stderr.isTTY === true)
   const stream = pretty
     ? prettyStream({
-        destination: destination as NodeJS.WritableStream,
+        destination: asStream(destination),
         sync: true,
         colorize: destination === process.stderr,
         translateTime: 'SYS:HH:MM:ss.l',
@@ -85,4 +86,15 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
     warn: at('warn'),
     error: at('error'),
   }
+}
+
+/** pino-pretty writes to a stream: a bare `write(line)` becomes one. */
+function asStream(d: LogDestination): NodeJS.WritableStream {
+  if (d instanceof Writable) return d
+  return new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      d.write(chunk.toString())
+      done()
+    },
+  })
 }

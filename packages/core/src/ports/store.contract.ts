@@ -76,6 +76,7 @@ export function runStoreContract(
     counterTests(s)
     lockTests(s)
     notifyTests(s, databases)
+    workQueueTests(databases)
   })
 }
 
@@ -2713,6 +2714,49 @@ function notifyTests(store: GetStore, databases: StoreContractDatabases) {
       await b.notify(channel)
       await sleep(150)
       expect([first.wakes, second.wakes]).toEqual([1, 3])
+    })
+  })
+}
+
+/** The queue gauges' reads: due and unleased rows, the oldest due time. */
+function workQueueTests(databases: StoreContractDatabases) {
+  test('workQueue: depth counts due, unleased rows; countByStatus counts a status', async () => {
+    await withOwnDatabase(databases, async (store) => {
+      const now = Date.UTC(2031, 0, 1)
+      const at = (ms: number) => iso(now + ms)
+      const statuses = ['pending', 'unknown']
+      expect(await store.workQueue.depth('order', statuses, at(0))).toEqual({
+        due: 0,
+        oldestDueAt: null,
+      })
+      const rows = [
+        // due: never checked (its updatedAt counts), and checked long ago
+        order({ updatedAt: at(-5_000), createdAt: at(-5_000) }),
+        order({ status: 'unknown', nextCheckAt: at(-9_000) }),
+        // not due yet, leased by a live lease, or in another status
+        order({ nextCheckAt: at(1_000) }),
+        order({ leaseOwner: 'w', leaseExpiresAt: at(10_000) }),
+        order({ status: 'open' }),
+        // an expired lease is due again
+        order({
+          leaseOwner: 'w',
+          leaseExpiresAt: at(-1),
+          updatedAt: at(-1_000),
+          createdAt: at(-1_000),
+        }),
+      ]
+      for (const r of rows) await store.orders.insert(r)
+      expect(await store.workQueue.depth('order', statuses, at(0))).toEqual({
+        due: 3,
+        oldestDueAt: at(-9_000),
+      })
+      expect(await store.workQueue.depth('task', ['pending'], at(0))).toEqual({
+        due: 0,
+        oldestDueAt: null,
+      })
+      expect(await store.workQueue.countByStatus('order', 'unknown')).toBe(1)
+      expect(await store.workQueue.countByStatus('order', 'pending')).toBe(4)
+      expect(await store.workQueue.countByStatus('task', 'running')).toBe(0)
     })
   })
 }
