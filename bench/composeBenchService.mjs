@@ -19,7 +19,11 @@ import {
   startWorker,
 } from '../packages/core/dist/index.js'
 import { createSqliteStore } from '../packages/core/dist/store/sqlite.js'
-import { silentLogger, startHttpServer } from '../packages/server/dist/index.js'
+import {
+  createDnMetrics,
+  silentLogger,
+  startHttpServer,
+} from '../packages/server/dist/index.js'
 import { createSimVenues } from '../packages/venues/dist/sim/index.js'
 
 /**
@@ -36,7 +40,10 @@ export async function composeBenchService(o) {
 
   // as `dn up`: budget share, Lighter tier, networks and fees from the
   // environment, nonces and stored credentials from the store
-  const options = protocolVenueOptions(env, store, master)
+  // and as `dn up`: one metrics registry for the API, worker and venues
+  const metrics = createDnMetrics()
+  metrics.watchQueues(store, { now: () => Date.now() })
+  const options = { ...protocolVenueOptions(env, store, master), metrics }
   const lighterTier = options.lighterTier ?? 'standard'
   const sim = createSimVenues({ seed: Number(env.BENCH_BUDGET_SEED ?? 1) })
   // as `dn up`: a fake per venue that enforces its published limits
@@ -65,6 +72,7 @@ export async function composeBenchService(o) {
       adapters: venues.adapters,
     }),
     binding: { binders: venues.binders, config: options.config },
+    metrics,
   })
   const server = await startHttpServer(deps, { host: '127.0.0.1', port: 0 })
   closers.push(['http server', () => server.close()])
@@ -77,6 +85,7 @@ export async function composeBenchService(o) {
         binders: venues.binders,
         masterKey: master,
         logger: o.workerLogger,
+        observer: metrics,
       }),
     )
   }

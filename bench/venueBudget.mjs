@@ -152,6 +152,28 @@ async function main() {
       `tasks not running: ${JSON.stringify(notRunning.map((x) => ({ id: x.taskId, status: x.status, error: x.error })))}`,
     )
   }
+  // a few direct market orders, so /metrics has accept → venue times
+  const direct = []
+  for (let i = 0; i < 5; i++) {
+    const side = i % 2 === 0 ? 'long' : 'short'
+    const { orderId } = await dn.createOrder({
+      venue: 'hl',
+      market: 'BTC',
+      side,
+      orderType: 'market',
+      sizeBase: 0.001,
+    })
+    direct.push(orderId)
+  }
+  await withTimeout(
+    'direct orders',
+    60_000,
+    Promise.all(
+      direct.map((id) =>
+        dn.waitForOrder(id, { intervalMs: 250, timeoutMs: 55_000 }),
+      ),
+    ),
+  )
   const setupSeconds = (Date.now() - started) / 1000
   log(
     `${tasks.length} tasks running after ${((Date.now() - openStart) / 1000).toFixed(1)} s (setup ${setupSeconds.toFixed(1)} s); warm-up ${WARMUP_SECONDS} s`,
@@ -205,6 +227,16 @@ async function main() {
   await withTimeout('task polling', 15_000, poller)
 
   const final = await Promise.all(tasks.map((x) => dn.getTask(x.taskId)))
+  // what Prometheus would scrape now: accept → venue and budget lines
+  const scraped = await (await fetch(`${svc.url}/metrics`)).text()
+  const metricLines = scraped.split('\n').filter(
+    (l) =>
+      /^dn_(accept_to_venue_seconds_(count|sum|bucket\{[^}]*le="(0\.25|1|\+Inf)")|venue_budget_(used|ceiling|held_off))/.test(
+        l,
+      ) &&
+      // Lighter's per-endpoint limits: in /metrics, not in this summary
+      !/limit="(ip|l1):/.test(l),
+  )
   const windowErrors = workerErrors.slice(errorsBefore)
   const rows = bucketRows({
     before,
@@ -225,6 +257,7 @@ async function main() {
     lighterTier: svc.lighterTier,
     share: svc.options.budgetShare ?? 0.5,
     owner,
+    metricLines,
   }
 }
 
@@ -316,6 +349,8 @@ function report(r) {
     )
   }
   console.log(`worker errors logged while measuring: ${r.windowErrors.length}`)
+  console.log('\n/metrics at the end (accept → venue, venue budgets):')
+  console.log(['```', ...r.metricLines, '```'].join('\n'))
   for (const e of r.windowErrors.slice(0, 5)) {
     console.log(`- ${errorLine(e)}`)
   }
