@@ -203,6 +203,16 @@ describe('observability of a running dn up', () => {
         venue: 'hl',
       }),
     ).toBeGreaterThan(0)
+    // the task's opening legs, from its acceptance
+    for (const venue of ['hl', 'aster']) {
+      expect(
+        sample(after, 'dn_accept_to_venue_seconds_count', {
+          kind: 'task',
+          venue,
+        }),
+        venue,
+      ).toBe(1)
+    }
     for (const venue of ['hl', 'aster', 'lighter']) {
       expect(
         sample(after, 'dn_venue_budget_ceiling', { venue }),

@@ -241,7 +241,10 @@ export async function resume(
       await step.save({ engineState: { ...step.state, op: current } })
     }
   }
+  const sendAt = step.deps.clock.now()
   const driven = await sendLegs(current, io, toSend)
+  if (fresh && op.kind === 'open')
+    reportOpeningSubmits(step, driven.op, toSend, sendAt)
   const unreachable = [...waiting, ...driven.unreachable]
   await step.save({
     engineState: { ...step.state, op: driven.op },
@@ -249,4 +252,28 @@ export async function resume(
   })
   if (!allDone(driven.op)) return step.now + RETRY_MS
   return completeOperation(step, driven.op)
+}
+
+/**
+ * Accept → venue of an opening's legs: from the task's acceptance to the
+ * first send of each leg that reached its venue (a leg not sent has its
+ * `sendBy` cleared and is not counted; a resend is not a first send).
+ */
+function reportOpeningSubmits(
+  step: TaskStep,
+  op: TaskOperation,
+  sent: readonly Leg[],
+  sendAt: number,
+): void {
+  for (const leg of sent) {
+    const order = op.legs[leg]
+    if (!order || (order.sendBy === null && order.state !== 'done')) continue
+    reportWorkerEvent(step.deps, {
+      type: 'venueSubmit',
+      kind: 'task',
+      id: step.task.id,
+      venue: leg === 'long' ? step.task.longVenue : step.task.shortVenue,
+      acceptToVenueMs: sendAt - Date.parse(step.task.createdAt),
+    })
+  }
 }
