@@ -77,6 +77,7 @@ export function runStoreContract(
     lockTests(s)
     notifyTests(s, databases)
     workQueueTests(databases)
+    takenOverTests(databases)
   })
 }
 
@@ -2757,6 +2758,50 @@ function workQueueTests(databases: StoreContractDatabases) {
       expect(await store.workQueue.countByStatus('order', 'unknown')).toBe(1)
       expect(await store.workQueue.countByStatus('order', 'pending')).toBe(4)
       expect(await store.workQueue.countByStatus('task', 'running')).toBe(0)
+    })
+  })
+}
+
+/** A claim tells who held each row it took over, never a free row. */
+function takenOverTests(databases: StoreContractDatabases) {
+  test('claim: onTakenOver names the worker whose lease was taken over', async () => {
+    await withOwnDatabase(databases, async (store) => {
+      const now = Date.UTC(2031, 0, 1)
+      const free = order()
+      const held = order()
+      await store.orders.insert(free)
+      await store.orders.insert(held)
+      const claim = (workerId: string, at: number, limit = 10) => {
+        const taken: [string, string][] = []
+        return store.orders
+          .claim({
+            workerId,
+            now: iso(at),
+            leaseMs: 1_000,
+            statuses: ['pending'],
+            limit,
+            onTakenOver: (id, from) => taken.push([id, from]),
+          })
+          .then((rows) => ({ rows, taken }))
+      }
+      // w1 takes both free rows: nobody held them
+      const first = await claim('w1', now)
+      expect(first.rows.map((r) => r.id).sort()).toEqual(
+        [free.id, held.id].sort(),
+      )
+      expect(first.taken).toEqual([])
+      // w1 gives one back; the other's lease expires
+      await store.orders.update(
+        free.id,
+        { leaseOwner: null, leaseExpiresAt: null, updatedAt: iso(now) },
+        { fence: first.rows.find((r) => r.id === free.id)?.fence ?? -1 },
+      )
+      const second = await claim('w2', now + 5_000)
+      expect(second.rows).toHaveLength(2)
+      expect(second.taken).toEqual([[held.id, 'w1']])
+      // nothing due: nothing claimed, nobody told
+      const third = await claim('w3', now + 5_500)
+      expect(third).toEqual({ rows: [], taken: [] })
     })
   })
 }

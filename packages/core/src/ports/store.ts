@@ -71,6 +71,12 @@ export interface ClaimRequest<S extends string> {
    * waiting out its leases @default only fenced owners' and expired leases
    */
   readonly ownerDeadBefore?: string | undefined
+  /**
+   * Told of each claimed row another worker still held (its lease
+   * expired, or its owner is fenced or silent), with that worker's id:
+   * a lease taken over, not one given back @default not told
+   */
+  readonly onTakenOver?: ((id: string, from: string) => void) | undefined
 }
 
 export interface ApiKeyRepo {

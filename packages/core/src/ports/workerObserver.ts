@@ -31,15 +31,18 @@ export interface VenueSubmit {
 }
 
 /**
- * A lease taken over from a worker that did not give it back. Seen today
- * where it matters most: an order claimed while still `submitting`, whose
- * sender died (or lost its lease) between the commit and the answer.
+ * A lease taken over at the claim from a worker that did not give it back
+ * (its lease expired, or its owner is fenced or silent). An order taken
+ * over while `submitting` also shows as its `submitting → unknown`
+ * transition.
  */
 export interface LeaseSteal {
   readonly type: 'leaseSteal'
   readonly kind: WorkKind
   readonly id: string
-  readonly reason: 'died_mid_send'
+  readonly reason: 'taken_over'
+  /** the worker that held it */
+  readonly from: string
 }
 
 export type WorkerEvent = WorkTransition | VenueSubmit | LeaseSteal

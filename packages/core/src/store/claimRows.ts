@@ -14,7 +14,9 @@ export type ClaimedTable = 'tasks' | 'perp_orders' | 'binding_batches'
  * On PostgreSQL the subquery locks its rows `FOR UPDATE SKIP LOCKED`, so
  * concurrent claimers take disjoint rows and re-check a row another one just
  * committed; on SQLite the statement runs in the store's `BEGIN IMMEDIATE`
- * transaction (or joins the open one), which excludes other writers.
+ * transaction (or joins the open one), which excludes other writers. With
+ * `onTakenOver` the due rows (and who held them) are read first, then
+ * leased by id, in one transaction on both dialects.
  *
  * Due: status in `statuses`; no lease owner, no lease expiry or one at or
  * before `now`, or a lease owner that is fenced or last heartbeated before
@@ -89,6 +91,16 @@ export function claimRows<T extends ClaimedTable>(
       .orderBy('id')
       .limit(limit)
     if (scope.dialect.rowLocks) dueIds = dueIds.forUpdate().skipLocked()
+    // who held each row before: read in the same statement on PostgreSQL
+    // (the locked rows), in the same transaction on SQLite (one writer)
+    const held = new Map<string, string | null>()
+    let ids: readonly string[] | typeof dueIds = dueIds
+    if (request.onTakenOver) {
+      const picked = await dueIds.select('lease_owner').execute()
+      for (const p of picked) held.set(p.id, p.lease_owner)
+      ids = picked.map((p) => p.id)
+      if (ids.length === 0) return []
+    }
     const rows = await db
       .updateTable(name)
       .set((eb) => ({
@@ -96,9 +108,13 @@ export function claimRows<T extends ClaimedTable>(
         lease_expires_at: leaseExpiresAt,
         fence: eb('fence', '+', 1),
       }))
-      .where('id', 'in', dueIds)
+      .where('id', 'in', ids as typeof dueIds)
       .returningAll()
       .execute()
+    for (const row of rows) {
+      const from = held.get(row.id)
+      if (from && from !== workerId) request.onTakenOver?.(row.id, from)
+    }
     // RETURNING keeps no order; hand the rows back oldest due first
     const dueAt = (row: (typeof rows)[number]) =>
       BigInt(row.next_check_at ?? row.updated_at)
@@ -109,5 +125,9 @@ export function claimRows<T extends ClaimedTable>(
     return rows as unknown as Selectable<Database[T]>[]
   }
 
-  return scope.dialect.rowLocks ? run(scope.db()) : scope.atomic(run)
+  // reading who held the rows takes two statements: on PostgreSQL they
+  // share a transaction, so the rows stay locked from the read to the write
+  return scope.dialect.rowLocks && !request.onTakenOver
+    ? run(scope.db())
+    : scope.atomic(run)
 }

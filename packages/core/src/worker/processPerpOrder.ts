@@ -118,13 +118,6 @@ async function advance(step: Step): Promise<number | null> {
     case 'pending':
       return submit(step)
     case 'submitting':
-      // the worker that committed the send died holding the lease
-      reportWorkerEvent(step.deps, {
-        type: 'leaseSteal',
-        kind: 'order',
-        id: step.order.id,
-        reason: 'died_mid_send',
-      })
       await step.save({
         status: statusAfter(step.order, { type: 'uncertain' }),
         error:

@@ -1,4 +1,5 @@
 import { FencedOutError } from '../errors/worker.js'
+import type { WorkKind } from '../ports/store.js'
 import { msToIso } from '../util/time.js'
 import { createAccountSnapshots } from './accountSnapshots.js'
 import { createDeadManSwitches } from './deadManSwitches.js'
@@ -11,6 +12,7 @@ import {
 } from './processBindingBatch.js'
 import { ACTIVE_ORDER_STATUSES, processPerpOrder } from './processPerpOrder.js'
 import { ACTIVE_TASK_STATUSES, MONITOR_MS, processTask } from './processTask.js'
+import { reportWorkerEvent } from './reportWorkerEvent.js'
 import { shareAccountReads } from './shareAccountReads.js'
 import { WORK_CHANNEL, type WorkerDeps } from './workerDeps.js'
 
@@ -38,12 +40,31 @@ export async function runWorkerRound(
     // a worker silent this long is dead: what it held is taken over
     ownerDeadBefore: msToIso(deps.clock.now() - LIVE_WORKER_MS),
   }
+  // a lease another worker still held is a steal: it died, stalled or
+  // was fenced with work in hand
+  const stolen = (kind: WorkKind) => (id: string, from: string) =>
+    reportWorkerEvent(deps, {
+      type: 'leaseSteal',
+      kind,
+      id,
+      reason: 'taken_over',
+      from,
+    })
   const [orders, tasks, batches] = await Promise.all([
-    deps.store.orders.claim({ ...claim, statuses: ACTIVE_ORDER_STATUSES }),
-    deps.store.tasks.claim({ ...claim, statuses: ACTIVE_TASK_STATUSES }),
+    deps.store.orders.claim({
+      ...claim,
+      statuses: ACTIVE_ORDER_STATUSES,
+      onTakenOver: stolen('order'),
+    }),
+    deps.store.tasks.claim({
+      ...claim,
+      statuses: ACTIVE_TASK_STATUSES,
+      onTakenOver: stolen('task'),
+    }),
     deps.store.bindingBatches.claim({
       ...claim,
       statuses: ACTIVE_BATCH_STATUSES,
+      onTakenOver: stolen('binding'),
     }),
   ])
   // each item with how to give its lease back (at the fence it was
