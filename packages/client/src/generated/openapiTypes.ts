@@ -209,7 +209,7 @@ export interface Task {
       realizedUsd: string
       /** the size held against the latest mark the worker saw */
       unrealizedUsd: string
-      /** venue trading fees; null when the venue does not report them with the order */
+      /** venue trading fees of the leg's fills, read from the venue's fill history; null while one fill's fee is not known */
       feesUsd: DecimalString | null
       /** builder fees: the rate attached to each order × its filled notional */
       builderFeesUsd: string
@@ -223,7 +223,7 @@ export interface Task {
       realizedUsd: string
       /** the size held against the latest mark the worker saw */
       unrealizedUsd: string
-      /** venue trading fees; null when the venue does not report them with the order */
+      /** venue trading fees of the leg's fills, read from the venue's fill history; null while one fill's fee is not known */
       feesUsd: DecimalString | null
       /** builder fees: the rate attached to each order × its filled notional */
       builderFeesUsd: string
