@@ -676,6 +676,9 @@ export function createAsterAdapter(options: AsterAdapterOptions): AsterAdapter {
           ['orderId', order.venueOrderId],
         ],
         'read',
+        undefined,
+        // bookkeeping after the fact, as funding reads are
+        'history',
       )
       const fees = parseAsterOrderFees(
         raw,

@@ -466,6 +466,7 @@ export function createHyperliquidAdapter(
         user,
         { oid: found.oid, startTime: found.timestamp },
         found.order.filledBase,
+        'urgent',
       )
       if (!fills) return { ...found.order, averagePrice: null }
       return {
@@ -487,6 +488,8 @@ export function createHyperliquidAdapter(
         owner(cred),
         { oid, startTime: order.since },
         order.filledBase,
+        // bookkeeping after the fact, as funding reads are
+        'history',
       )
       return fills?.feeUsd ?? null
     },

@@ -24,7 +24,7 @@ describe('hlOrderFills', () => {
       fill({ oid: 10, fee: '5' }),
     ])
     expect(
-      await hlOrderFills(post, '0xu', { oid: 9, startTime: 0 }, '2'),
+      await hlOrderFills(post, '0xu', { oid: 9, startTime: 0 }, '2', 'history'),
     ).toEqual({
       averagePrice: '101',
       feeUsd: '0.0909',
@@ -33,18 +33,38 @@ describe('hlOrderFills', () => {
 
   test("a fill's builder fee is the builder's, not the venue's", async () => {
     const post = answering([fill({ fee: '0.055', builderFee: '0.01' })])
-    const got = await hlOrderFills(post, '0xu', { oid: 9, startTime: 0 }, '1')
+    const got = await hlOrderFills(
+      post,
+      '0xu',
+      { oid: 9, startTime: 0 },
+      '1',
+      'history',
+    )
     expect(got?.feeUsd).toBe('0.045')
   })
 
   test('a fee in another token: not known; fills not all listed yet: null', async () => {
     const other = answering([fill({ feeToken: 'HYPE' })])
     expect(
-      (await hlOrderFills(other, '0xu', { oid: 9, startTime: 0 }, '1'))?.feeUsd,
+      (
+        await hlOrderFills(
+          other,
+          '0xu',
+          { oid: 9, startTime: 0 },
+          '1',
+          'history',
+        )
+      )?.feeUsd,
     ).toBeNull()
     const lagging = answering([fill()])
     expect(
-      await hlOrderFills(lagging, '0xu', { oid: 9, startTime: 0 }, '2'),
+      await hlOrderFills(
+        lagging,
+        '0xu',
+        { oid: 9, startTime: 0 },
+        '2',
+        'history',
+      ),
     ).toBeNull()
   })
 })

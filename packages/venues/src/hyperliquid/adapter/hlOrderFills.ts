@@ -1,4 +1,4 @@
-import { type Decimal, dec, decString } from '@dn/core'
+import { type Decimal, dec, decString, type RequestPriority } from '@dn/core'
 import type { HlPost } from './hlTransport.js'
 
 /** Hyperliquid pages `userFillsByTime` at 2000 fills. */
@@ -28,6 +28,7 @@ export async function hlOrderFills(
   user: string,
   order: { readonly oid: number; readonly startTime: number },
   filledBase: string,
+  priority: RequestPriority,
 ): Promise<HlOrderFills | null> {
   let size: Decimal = dec(0)
   let notional: Decimal = dec(0)
@@ -38,7 +39,7 @@ export async function hlOrderFills(
       '/info',
       { type: 'userFillsByTime', user, startTime },
       'read',
-      'urgent',
+      priority,
     )
     if (!Array.isArray(raw)) return null
     let last = startTime
