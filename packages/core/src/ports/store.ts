@@ -387,6 +387,15 @@ export interface Store extends Repos {
   readonly dialect: 'sqlite' | 'postgres'
   /** Runs `fn` in one serializable-enough transaction; rolls back on throw. */
   transaction<T>(fn: (tx: Repos) => Promise<T>): Promise<T>
+  /**
+   * As `transaction`, but calls made at about the same time share one
+   * commit (group commit: one fsync for many commands on SQLite), each in
+   * its own savepoint, so one call's failure rolls back only its own
+   * writes. Resolves only once its writes are committed. For short
+   * commands answered after they are durable (API commands); inside an
+   * open transaction it is a savepoint of it, as `transaction` is.
+   */
+  sharedTransaction<T>(fn: (tx: Repos) => Promise<T>): Promise<T>
   close(): Promise<void>
   /**
    * Wakes listeners on `channel` in every process sharing the database

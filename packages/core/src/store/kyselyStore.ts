@@ -4,6 +4,7 @@ import type { Repos, Store } from '../ports/store.js'
 import { accountSnapshotRepo } from './accountSnapshotRepo.js'
 import { apiKeyRepo } from './apiKeyRepo.js'
 import { bindingBatchRepo } from './bindingBatchRepo.js'
+import { createCommitGroup } from './commitGroup.js'
 import { counterRepo } from './counterRepo.js'
 import type { Database } from './database.js'
 import type { DialectSpec } from './dialectSpec.js'
@@ -106,6 +107,15 @@ export function createKyselyStore(
     }
   }
 
+  const shared = createCommitGroup({
+    transaction: (fn) => begin(() => fn()),
+    savepoint: (fn) => {
+      const ctx = current()
+      if (!ctx) throw new StoreError('a shared commit outside its transaction')
+      return savepoint(ctx, fn)
+    },
+  })
+
   const txScope = (ctx: TxContext): RepoScope => {
     const txDb = () => {
       if (!ctx.active) throw new StoreError('transaction already finished')
@@ -130,6 +140,15 @@ export function createKyselyStore(
       const ctx = current()
       if (ctx) return savepoint(ctx, () => fn(repos(txScope(ctx))))
       return begin((c) => fn(repos(txScope(c))))
+    },
+    sharedTransaction(fn) {
+      const ctx = current()
+      if (ctx) return savepoint(ctx, () => fn(repos(txScope(ctx))))
+      return shared(() => {
+        const c = current()
+        if (!c) throw new StoreError('a shared commit outside its transaction')
+        return fn(repos(txScope(c)))
+      })
     },
     async notify(channel) {
       checkChannel(channel)
