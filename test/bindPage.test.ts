@@ -282,7 +282,10 @@ describe('/bind: binding from a browser wallet', () => {
     expect(await page.locator('#sign-card .declined').textContent()).toContain(
       'You declined this signature in your wallet',
     )
-    await page.screenshot({ path: join(ARTIFACTS, 'bind-declined.png') })
+    await page.screenshot({
+      path: join(ARTIFACTS, 'bind-declined.png'),
+      fullPage: true,
+    })
     await page.getByRole('button', { name: 'Stop' }).click()
     await expect
       .poll(() => page.locator('#alert').textContent())
@@ -299,6 +302,43 @@ describe('/bind: binding from a browser wallet', () => {
     expect(await boundVenues(wallet)).toEqual([])
     expect(await page.locator('#key-step').isVisible()).toBe(false)
     expect(problems).toEqual([])
+  }, 60_000)
+
+  it('an API error is shown with its message and code; no Lighter account is said so', async () => {
+    const wallet = newWallet() // never funded: no account on any venue
+    const { page, problems } = await openPage(wallet)
+    await page.getByRole('button', { name: 'Connect wallet' }).click()
+    await page.locator('#venue-step').waitFor()
+    await page
+      .getByRole('button', { name: 'Look up my Lighter accounts' })
+      .click()
+    await expect
+      .poll(() => page.locator('#note-lighter').textContent())
+      .toBe('no account for this address: deposit on Lighter first')
+    for (const v of ['lighter', 'lighter-mainnet']) {
+      expect(
+        await page.locator(`input[name="venue"][value="${v}"]`).isChecked(),
+      ).toBe(false)
+    }
+    await page.getByRole('button', { name: 'Bind selected venues' }).click()
+    await expect
+      .poll(() => page.locator('#alert').textContent())
+      .toMatch(
+        /\(code venue_account_not_found, HTTP 422\)\. The venue has no account/,
+      )
+    expect(await page.locator('#alert').textContent()).toMatch(/^hl /)
+    for (const v of ['hl', 'aster']) {
+      expect(await page.locator(row(v, 'failed')).count(), v).toBe(1)
+    }
+    await page.screenshot({
+      path: join(ARTIFACTS, 'bind-api-error.png'),
+      fullPage: true,
+    })
+    expect(await boundVenues(wallet)).toEqual([])
+    // the browser itself logs the refused prepare; nothing else went wrong
+    expect(problems).toEqual([
+      'console: Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)',
+    ])
   }, 60_000)
 
   it('without a browser wallet it says so', async () => {

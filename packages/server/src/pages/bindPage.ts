@@ -106,11 +106,14 @@ button:disabled{opacity:.5;cursor:not-allowed}
 input[type=number],input[type=text],select{font:inherit;padding:4px 8px;border:1px solid var(--line);border-radius:6px;background:var(--bg);color:var(--fg)}
 .venue{display:flex;flex-wrap:wrap;align-items:center;gap:8px 16px;padding:8px 0;border-bottom:1px dashed var(--line)}
 .venue .name{min-width:220px}
-.venue .account{color:var(--muted)}
+.venue .account,.venue .what{color:var(--muted)}
+.venue .account-note{flex-basis:100%;padding-left:24px;color:var(--muted);font-size:.9em}
+.venue .account-note:empty{display:none}
 .card{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:12px 16px;margin:12px 0}
 .card h3{margin:0 0 6px;font-size:1rem}
 .card .cannot{color:var(--ok)}
 .card .waiting{color:var(--muted)}
+.card .declined{color:var(--warn);font-weight:600}
 .alert{border:1px solid var(--bad);color:var(--bad);border-radius:8px;padding:10px 14px;margin:12px 0}
 .alert.info{border-color:var(--warn);color:var(--warn)}
 table{width:100%;border-collapse:collapse;margin-top:12px}

@@ -60,6 +60,7 @@ export function showAlert(text: string, kind: 'error' | 'info' = 'error') {
   alert.textContent = text
   alert.className = kind === 'info' ? 'alert info' : 'alert'
   alert.hidden = false
+  alert.scrollIntoView?.({ block: 'nearest' })
 }
 
 export function clearAlert(): void {

@@ -11,7 +11,12 @@ import { progressOf, type RowState, setProgress } from './progress.js'
 import { hideCard, StoppedError } from './signCard.js'
 import type { VenueAccountList } from './types.js'
 import { chosenTargets, renderVenues, showAccounts } from './venuePicker.js'
-import { chainIdOf, injectedProvider, requestAddress } from './wallet.js'
+import {
+  chainIdOf,
+  type Eip1193Provider,
+  injectedProvider,
+  requestAddress,
+} from './wallet.js'
 
 const NO_WALLET =
   'No browser wallet found. Install or enable a wallet extension (for example MetaMask or Rabby) in this browser, then reload this page.'
@@ -33,11 +38,16 @@ const SENT: readonly RowState[] = [
   'expired',
 ]
 
-/** Runs a step with its button disabled; any failure goes to the alert. */
+const STEPS = ['connect', 'lookup', 'bind', 'create-key']
+
+/**
+ * Runs a step with every step button disabled (one wallet prompt at a
+ * time); any failure goes to the alert with its message and code.
+ */
 function step(id: string, run: () => Promise<void>): void {
-  const button = byId<HTMLButtonElement>(id)
-  button.addEventListener('click', async () => {
-    button.disabled = true
+  byId(id).addEventListener('click', async () => {
+    const buttons = STEPS.map((s) => byId<HTMLButtonElement>(s))
+    for (const b of buttons) b.disabled = true
     clearAlert()
     try {
       await run()
@@ -45,8 +55,25 @@ function step(id: string, run: () => Promise<void>): void {
       hideCard()
       showAlert(describeError(err))
     } finally {
-      button.disabled = false
+      for (const b of buttons) b.disabled = false
     }
+  })
+}
+
+let watching = false
+
+/** A different account in the wallet is a different owner: start over. */
+function watchAccounts(provider: Eip1193Provider): void {
+  if (watching) return
+  watching = true
+  provider.on?.('accountsChanged', () => {
+    signer = undefined
+    byId('wallet-status').textContent =
+      'The wallet switched accounts: connect again.'
+    byId('connect').textContent = 'Connect wallet'
+    for (const id of ['venue-step', 'sign-step', 'key-step'])
+      byId(id).hidden = true
+    hideSecret()
   })
 }
 
@@ -62,15 +89,7 @@ async function connect(): Promise<void> {
   byId('connect').textContent = 'Reconnect'
   renderVenues()
   byId('venue-step').hidden = false
-  // a different account in the wallet is a different owner: start over
-  provider.on?.('accountsChanged', () => {
-    signer = undefined
-    byId('wallet-status').textContent =
-      'The wallet switched accounts: connect again.'
-    for (const id of ['venue-step', 'sign-step', 'key-step'])
-      byId(id).hidden = true
-    hideSecret()
-  })
+  watchAccounts(provider)
 }
 
 async function lookUpAccounts(s: Signer): Promise<void> {

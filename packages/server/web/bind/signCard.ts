@@ -25,6 +25,7 @@ function render(e: Explanation, status: HTMLElement, ...extra: Node[]) {
     ...extra,
   )
   card.hidden = false
+  card.scrollIntoView?.({ block: 'nearest' })
 }
 
 /** Until the person answers the declined card: ask again (true) or stop. */
