@@ -98,7 +98,9 @@ describe('/bind: binding from a browser wallet', () => {
       viewport: { width: 1000, height: 1100 },
       permissions: ['clipboard-read', 'clipboard-write'],
     })
-    const bw = wallet ? await installBrowserWallet(context, wallet) : undefined
+    const bw = wallet
+      ? await installBrowserWallet(context, wallet, 1)
+      : undefined
     const page = await context.newPage()
     const origin = new URL(up.api).origin
     const problems: string[] = []
@@ -217,12 +219,24 @@ describe('/bind: binding from a browser wallet', () => {
     }
     expect(await boundVenues(wallet)).toEqual([...VENUES].sort())
 
-    // every venue signature was explained; Aster's on its chain (56)
-    const signed = w.calls.filter((c) =>
-      ['personal_sign', 'eth_signTypedData_v4'].includes(c.method),
-    )
-    expect(signed.length).toBeGreaterThanOrEqual(7)
-    expect(w.calls.map((c) => c.method)).toContain('wallet_switchEthereumChain')
+    // the wallet sat on Ethereum (1): Hyperliquid signed there, Aster asked
+    // to switch to its chain (56); both with the EIP712Domain type added
+    const typed = w.calls
+      .filter((c) => c.method === 'eth_signTypedData_v4')
+      .map((c) => JSON.parse(String(c.params[1])))
+    const domainOf = (name: string) =>
+      typed.find((t) => t.domain.name === name)?.domain.chainId
+    expect(domainOf('HyperliquidSignTransaction')).toBe(1)
+    expect(domainOf('AsterSignTransaction')).toBe(56)
+    expect(w.calls).toContainEqual({
+      method: 'wallet_switchEthereumChain',
+      params: [{ chainId: '0x38' }],
+    })
+    for (const t of typed) {
+      expect(t.types.EIP712Domain.map((f: { name: string }) => f.name)).toEqual(
+        ['name', 'version', 'chainId', 'verifyingContract'],
+      )
+    }
 
     await page.locator('#key-step').waitFor()
     await page.locator('#max-size').fill('5000')

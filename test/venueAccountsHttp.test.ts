@@ -1,3 +1,4 @@
+import { createDnClient } from '@dn/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type BindingBed, startBindingBed } from './support/bindingFixtures.js'
 import { call } from './support/testService.js'
@@ -58,6 +59,19 @@ describe('GET /v1/venue-accounts: the Lighter accounts of a wallet', () => {
         },
       ],
     })
+  })
+
+  it('default: the client signs the read and answers the venues', async () => {
+    const wallet = newWallet()
+    const lighter = bed.venues.faucet(
+      'lighter',
+      wallet.address.toLowerCase(),
+    ).accountIndex
+    const client = createDnClient({ baseUrl: bed.svc.url, retryCount: 0 })
+    expect(await client.listVenueAccounts(wallet)).toEqual([
+      { venue: 'lighter', status: 'found', accountIndexes: [lighter] },
+      { venue: 'lighter-mainnet', status: 'missing', accountIndexes: [] },
+    ])
   })
 
   it('behavior: missing without an account; unavailable when the venue is down', async () => {
