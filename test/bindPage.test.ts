@@ -277,6 +277,20 @@ describe('/bind: binding from a browser wallet', () => {
     await page.getByRole('button', { name: 'I saved it, hide it' }).click()
     expect(await page.locator('#secret').textContent()).toBe('')
     expect(await page.content()).not.toContain(secret.split('.')[1])
+
+    // binding again signs only the prepare: every venue is already bound
+    const typedBefore = w.calls.filter(
+      (c) => c.method === 'eth_signTypedData_v4',
+    ).length
+    await page.getByRole('button', { name: 'Bind selected venues' }).click()
+    for (const venue of VENUES) {
+      await page
+        .locator(row(venue, 'already_bound'))
+        .waitFor({ timeout: 30_000 })
+    }
+    expect(
+      w.calls.filter((c) => c.method === 'eth_signTypedData_v4'),
+    ).toHaveLength(typedBefore)
     expect(problems).toEqual([])
   }, 120_000)
 
