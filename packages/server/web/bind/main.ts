@@ -160,7 +160,11 @@ function needSigner(): Signer {
   return signer
 }
 
-if (!injectedProvider()) showAlert(NO_WALLET)
+if (!injectedProvider()) {
+  showAlert(NO_WALLET)
+  // a wallet that injects itself late says so with this event
+  window.addEventListener('ethereum#initialized', clearAlert, { once: true })
+}
 step('connect', connect)
 step('lookup', () => lookUpAccounts(needSigner()))
 step('bind', () => bind(needSigner()))
