@@ -40,6 +40,7 @@ type Arg<M extends Method, I extends number> = Parameters<DnClient[M]>[I]
 const CLIENT_METHOD: Record<OperationId, Method> = {
   getHealth: 'health',
   listVenueBindings: 'listBindings',
+  listVenueAccounts: 'listVenueAccounts',
   getOpenApiDocument: 'openApiDocument',
   listTasks: 'listTasks',
   createTask: 'createTask',

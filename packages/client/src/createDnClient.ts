@@ -92,6 +92,7 @@ export function createDnClient(o: DnClientOptions) {
     listApiKeys: apiKeys.list,
     revokeApiKey: apiKeys.revoke,
     listBindings: apiKeys.bindings,
+    listVenueAccounts: apiKeys.venueAccounts,
     /** Binds venues for the wallet; resolves when every venue settled. */
     bindVenues: (
       signer: WalletSigner,

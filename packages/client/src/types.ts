@@ -37,6 +37,7 @@ export type {
   TaskList,
   TaskStatus,
   Venue,
+  VenueAccountList,
   VenueBindingBatch,
   VenueBindingList,
   VenueBindingResult,

@@ -492,3 +492,11 @@ export interface BalanceList {
     marginUsedUsd: DecimalString | null
   }[]
 }
+
+export interface VenueAccountList {
+  venues: {
+    venue: Venue
+    status: 'found' | 'missing' | 'unavailable'
+    accountIndexes: number[]
+  }[]
+}
