@@ -51,6 +51,9 @@ describe('served routes and the OpenAPI document', () => {
     expect(PAGE_DECLARATIONS.map((p) => p.spec.path)).toEqual([
       '/docs',
       '/docs/assets/redoc.standalone.js',
+      '/',
+      '/assets/dashboard.js',
+      '/assets/dashboard.css',
     ])
     for (const { spec } of PAGE_DECLARATIONS) {
       expect(router.match('GET', spec.path).kind, spec.path).toBe('found')

@@ -2,6 +2,7 @@ import type { Route } from '../router.js'
 import type { ServerDeps } from '../serverDeps.js'
 import { ACCOUNT_ROUTES } from './accountRoutes.js'
 import { API_KEY_ROUTES } from './apiKeyRoutes.js'
+import { DASHBOARD_PAGES } from './dashboardPages.js'
 import { DOCS_PAGES } from './docsPages.js'
 import { MARKET_ROUTES } from './marketRoutes.js'
 import type { PageDeclaration } from './pageSpec.js'
@@ -39,7 +40,10 @@ export const ROUTE_SPECS: readonly RouteSpec[] = ROUTE_DECLARATIONS.map(
  * Pages for people, served beside the routes but outside the contract:
  * `/openapi.json` and the client do not list them.
  */
-export const PAGE_DECLARATIONS: readonly PageDeclaration[] = [...DOCS_PAGES]
+export const PAGE_DECLARATIONS: readonly PageDeclaration[] = [
+  ...DOCS_PAGES,
+  ...DASHBOARD_PAGES,
+]
 
 /**
  * The router's view: each route and page declaration with its handler
