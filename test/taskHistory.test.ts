@@ -65,6 +65,8 @@ describe.each(dialects())('task history over HTTP (%s)', (dialect) => {
       longPrice: expect.any(String),
       shortPrice: expect.any(String),
     })
+    // the simulated lighter account shows a liquidation price for its short
+    expect(last.shortLiqDistancePct).toMatch(/^\d+(\.\d{1,2})?$/)
     expect(Object.keys(last).sort()).toEqual(
       [
         'at',

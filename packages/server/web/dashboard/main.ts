@@ -186,10 +186,10 @@ async function load(api: Api): Promise<View> {
     api.balances(),
   ])
   const now = Date.now()
+  // only active tasks are charted; an ended task's history stops growing
   const due = tasks.filter((t) => {
     const kept = histories.get(t.taskId)
-    if (!kept) return true
-    return ACTIVE.includes(t.status) && now - kept.at >= HISTORY_MS
+    return ACTIVE.includes(t.status) && (!kept || now - kept.at >= HISTORY_MS)
   })
   // a task's history failing (a 429) leaves the last one shown
   await Promise.all(
