@@ -120,6 +120,8 @@ describe.each(dialects())('task history over HTTP (%s)', (dialect) => {
     ['?limit=2001'],
     ['?limit=ten'],
     ['?since=yesterday'],
+    ['?since=2030-04-01T00:00:00%2B02:00'],
+    ['?since=2030-02-30T00:00:00.000Z'],
     ['?cursor=abc'],
     ['?limit=1&limit=2'],
   ])('error: query %s is 400 invalid_query', async (query) => {

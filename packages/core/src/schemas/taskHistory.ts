@@ -1,6 +1,7 @@
 import * as v from 'valibot'
 import { TASK_HISTORY_LIMIT, TASK_HISTORY_MAX } from '../domain/taskSample.js'
 import { DateTimeSchema, DecimalStringSchema, UuidSchema } from './common.js'
+import { UtcTimestampSchema } from './listQuery.js'
 
 const nullableDecimal = v.nullable(DecimalStringSchema)
 
@@ -11,7 +12,7 @@ const nullableDecimal = v.nullable(DecimalStringSchema)
 export const TaskHistoryQuery = v.strictObject({
   since: v.optional(
     v.pipe(
-      DateTimeSchema,
+      UtcTimestampSchema,
       v.description('only samples taken at or after this time'),
     ),
   ),
