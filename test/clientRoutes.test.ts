@@ -45,6 +45,7 @@ const CLIENT_METHOD: Record<OperationId, Method> = {
   listTasks: 'listTasks',
   createTask: 'createTask',
   getTask: 'getTask',
+  getTaskHistory: 'taskHistory',
   cancelTask: 'cancelTask',
   closeTask: 'closeTask',
   resizeTask: 'resizeTask',
@@ -85,6 +86,7 @@ describe('client and route declarations', () => {
     expectTypeOf<Out<'getHealth'>>().toExtend<Returns<'health'>>()
     expectTypeOf<Out<'listTasks'>>().toExtend<Returns<'listTasks'>>()
     expectTypeOf<Out<'getTask'>>().toExtend<{ task: Returns<'getTask'> }>()
+    expectTypeOf<Out<'getTaskHistory'>>().toExtend<Returns<'taskHistory'>>()
     expectTypeOf<Out<'listStrategyRequests'>>().toExtend<{
       requests: Returns<'strategyRequests'>
     }>()

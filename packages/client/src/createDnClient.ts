@@ -65,6 +65,7 @@ export function createDnClient(o: DnClientOptions) {
     listTasks: (q: ListQuery<TaskStatus> = {}) => tasks.page(q),
     createTask: tasks.create,
     getTask: tasks.get,
+    taskHistory: tasks.history,
     cancelTask: tasks.cancel,
     closeTask: tasks.close,
     resizeTask: tasks.resize,

@@ -34,6 +34,7 @@ export type {
   ResolveAck,
   Task,
   TaskAck,
+  TaskHistory,
   TaskList,
   TaskStatus,
   Venue,

@@ -54,6 +54,9 @@ describe('served routes and the OpenAPI document', () => {
       '/bind',
       '/assets/bind.js',
       '/assets/bind.css',
+      '/',
+      '/assets/dashboard.js',
+      '/assets/dashboard.css',
     ])
     for (const { spec } of PAGE_DECLARATIONS) {
       expect(router.match('GET', spec.path).kind, spec.path).toBe('found')

@@ -256,6 +256,39 @@ export interface TaskAck {
   status: 'pending' | 'cancelled' | 'close_queued' | 'resizing'
 }
 
+export interface TaskHistory {
+  taskId: Uuid
+  rules: {
+    /** whether the task closes when funding stays under min */
+    autoClose: boolean
+    minFundingApy: DecimalString
+    /** since when the funding APY has been under minFundingApy */
+    fundingBelowSince: DateTime | null
+    /** the widest spread between the legs the task opens at */
+    maxSpreadBps: DecimalString | null
+    /** closes when a leg is nearer its liquidation than this */
+    liqProtectionPct: DecimalString | null
+    /** closes when the legs differ by more than this */
+    sizeMismatchPct: DecimalString | null
+  }
+  samples: {
+    at: DateTime
+    /** funding booked so far */
+    fundingUsd: string
+    /** realized + unrealized + funding − fees */
+    pnlTotalUsd: string
+    unrealizedUsd: DecimalString
+    feesUsd: DecimalString
+    /** the pair's funding APY in percent at that time */
+    fundingApy: DecimalString | null
+    longPrice: DecimalString | null
+    shortPrice: DecimalString | null
+    /** the long leg's mark to its liquidation price, in percent of the mark; null when the venue showed none */
+    longLiqDistancePct: DecimalString | null
+    shortLiqDistancePct: DecimalString | null
+  }[]
+}
+
 export interface PerpOrderResolution {
   status: 'filled' | 'cancelled' | 'expired' | 'rejected'
   filledBase: DecimalString

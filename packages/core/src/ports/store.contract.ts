@@ -16,6 +16,7 @@ import type { VenueId } from '../domain/venue.js'
 import type { VenueBindingRecord } from '../domain/venueBinding.js'
 import { accountSnapshotTests } from './accountSnapshot.contract.js'
 import type { ClaimRequest, ListFilter, Store } from './store.js'
+import { taskSampleTests } from './taskSample.contract.js'
 import { taskWatchTests } from './taskWatch.contract.js'
 
 /** How the contract reaches databases. */
@@ -73,6 +74,7 @@ export function runStoreContract(
     }
     taskWatchTests(databases)
     accountSnapshotTests(s, databases)
+    taskSampleTests(s)
     counterTests(s)
     lockTests(s)
     notifyTests(s, databases)

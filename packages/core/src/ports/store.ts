@@ -12,6 +12,7 @@ import type { IdempotencyRecord } from '../domain/idempotency.js'
 import type { PerpOrderRecord, PerpOrderStatus } from '../domain/perpOrder.js'
 import type { RequestFamily, RequestLogRecord } from '../domain/requestLog.js'
 import type { TaskRecord, TaskStatus } from '../domain/task.js'
+import type { TaskSampleRecord } from '../domain/taskSample.js'
 import type { VenueId } from '../domain/venue.js'
 import type { VenueBindingRecord } from '../domain/venueBinding.js'
 import type { WorkerRecord } from '../domain/worker.js'
@@ -363,6 +364,25 @@ export interface AccountSnapshotRepo {
   ): Promise<BoundAccountSnapshot[]>
 }
 
+/** Running tasks' history: samples the monitor sweep took. */
+export interface TaskSampleRepo {
+  /**
+   * Stores each sample unless its task has one in the same `everyMs`-long
+   * slot (slots start at multiples of `everyMs` since the Unix epoch), so a
+   * task is sampled at most once a slot, however many workers race.
+   * @returns how many were stored
+   */
+  add(samples: readonly TaskSampleRecord[], everyMs: number): Promise<number>
+  /**
+   * The newest `limit` samples of the task taken at or after `since`
+   * (ISO), oldest first.
+   */
+  list(
+    taskId: string,
+    page: { readonly since?: string | undefined; readonly limit: number },
+  ): Promise<TaskSampleRecord[]>
+}
+
 /** Every repository, bound to one connection or transaction. */
 export interface Repos {
   readonly apiKeys: ApiKeyRepo
@@ -380,6 +400,7 @@ export interface Repos {
   readonly counters: CounterRepo
   readonly settings: SettingRepo
   readonly accountSnapshots: AccountSnapshotRepo
+  readonly taskSamples: TaskSampleRepo
 }
 
 /** The storage port. Core never knows which database is behind it. */

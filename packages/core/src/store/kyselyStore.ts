@@ -18,6 +18,7 @@ import { requestLogRepo } from './requestLogRepo.js'
 import { settingRepo } from './settingRepo.js'
 import { StoreError } from './storeError.js'
 import { taskRepo } from './taskRepo.js'
+import { taskSampleRepo } from './taskSampleRepo.js'
 import { venueBindingRepo } from './venueBindingRepo.js'
 import { venueBudgetRepo } from './venueBudgetRepo.js'
 import { walletNonceRepo } from './walletNonceRepo.js'
@@ -192,5 +193,6 @@ function repos(scope: RepoScope): Repos {
     counters: counterRepo(scope),
     settings: settingRepo(scope),
     accountSnapshots: accountSnapshotRepo(scope),
+    taskSamples: taskSampleRepo(scope),
   }
 }
