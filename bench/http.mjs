@@ -1,191 +1,203 @@
-// HTTP benchmark: the service's hot routes against a bare node:http JSON
-// server measured in the same run. Run with `npm run bench` (builds first).
-import { randomBytes, randomUUID } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:http'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import autocannon from 'autocannon'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { composeServerDeps } from '../packages/cli/dist/index.js'
-import {
-  DEFAULT_BINDING_AUTH_DOMAIN,
-  walletMessage,
-} from '../packages/core/dist/index.js'
-import { createSqliteStore } from '../packages/core/dist/store/sqlite.js'
-import { silentLogger, startHttpServer } from '../packages/server/dist/index.js'
-import { createSimMarketData } from '../packages/venues/dist/sim/index.js'
+// HTTP benchmark: the service's hot routes beside a bare node:http server
+// measured in the same run. Each server runs alone in its own process
+// (bench/httpTarget.mjs) and the load generator in another
+// (bench/httpLoad.mjs, autocannon), so neither distorts the other's figures;
+// the server process's CPU (% of one core) and peak RSS are sampled from
+// /proc while it is under load. Run with `npm run bench` (builds first).
+// BENCH_CONNECTIONS (50), BENCH_SECONDS (10); BENCH_PG_URL (or
+// DN_TEST_PG_URL) adds the POST on PostgreSQL, with one and two processes.
+import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { createInterface } from 'node:readline'
 
-const DURATION = Number(process.env.BENCH_SECONDS ?? 10)
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20)
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
+const PG = process.env.BENCH_PG_URL ?? process.env.DN_TEST_PG_URL
+const here = new URL('.', import.meta.url).pathname
+/** Linux clock ticks per second (USER_HZ) */
+const TICKS = 100
 
-function run(opts) {
+function startTarget(kind, env = {}) {
+  const child = spawn(process.execPath, [`${here}httpTarget.mjs`, kind], {
+    env: { ...process.env, ...env },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  })
+  const lines = createInterface({ input: child.stdout })
   return new Promise((resolve, reject) => {
-    autocannon(
-      { duration: DURATION, connections: CONNECTIONS, ...opts },
-      (err, res) => (err ? reject(err) : resolve(res)),
+    child.once('exit', (code) => reject(new Error(`${kind} exited ${code}`)))
+    lines.once('line', (line) =>
+      resolve({
+        ...JSON.parse(line),
+        stop: () =>
+          new Promise((r) => {
+            child.once('exit', r)
+            child.stdin.end()
+          }),
+      }),
     )
   })
 }
 
-function row(name, r) {
+/** CPU (% of one core) and peak RSS (MB) of a process while it runs. */
+function sample(pid) {
+  const ticks = () => {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .split(') ')[1]
+      .split(' ')
+    // utime and stime: fields 14 and 15 of stat, 12 and 13 after the name
+    return Number(fields[11]) + Number(fields[12])
+  }
+  const rss = () =>
+    Number(
+      /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ??
+        0,
+    ) / 1024
+  const t0 = ticks()
+  const started = performance.now()
+  let peak = rss()
+  const timer = setInterval(() => {
+    peak = Math.max(peak, rss())
+  }, 200)
+  return () => {
+    clearInterval(timer)
+    peak = Math.max(peak, rss())
+    const seconds = (performance.now() - started) / 1000
+    return {
+      cpu: Math.round(((ticks() - t0) / TICKS / seconds) * 100),
+      rssMb: Math.round(peak),
+    }
+  }
+}
+
+function load(options) {
+  const child = spawn(
+    process.execPath,
+    [
+      `${here}httpLoad.mjs`,
+      JSON.stringify({
+        seconds: SECONDS,
+        connections: CONNECTIONS,
+        ...options,
+      }),
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  )
+  let out = ''
+  child.stdout.on('data', (d) => {
+    out += d
+  })
+  return new Promise((resolve, reject) =>
+    child.once('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`load ${code}`)),
+    ),
+  )
+}
+
+/** Runs each load against its target at once; sums what they served. */
+async function measure(name, pairs) {
+  const stops = pairs.map(([t]) => sample(t.pid))
+  const results = await Promise.all(pairs.map(([, o]) => load(o)))
+  const usage = stops.map((s) => s())
   return {
     name,
-    rps: Math.round(r.requests.average),
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    non2xx: r.non2xx,
-    errors: r.errors,
+    rps: Math.round(results.reduce((s, r) => s + r.rps, 0)),
+    p50: Math.max(...results.map((r) => r.p50)),
+    p99: Math.max(...results.map((r) => r.p99)),
+    max: Math.max(...results.map((r) => r.max)),
+    non2xx: results.reduce((s, r) => s + r.non2xx, 0),
+    errors: results.reduce((s, r) => s + r.errors, 0),
+    cpu: usage.map((u) => u.cpu).join(' + '),
+    rssMb: Math.max(...usage.map((u) => u.rssMb)),
   }
 }
 
-async function baseline() {
-  const body = JSON.stringify({
-    task: { taskId: randomUUID(), status: 'pending' },
-  })
-  const server = createServer((req, res) => {
-    req.resume()
-    res.writeHead(200, {
-      'content-type': 'application/json',
-      'content-length': Buffer.byteLength(body),
-    })
-    res.end(body)
-  })
-  await new Promise((r) => server.listen(0, '127.0.0.1', r))
-  const url = `http://127.0.0.1:${server.address().port}`
-  const get = await run({ url })
-  const post = await run({
-    url,
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: '{"a":1}',
-  })
-  server.close()
-  return { get, post }
-}
-
-async function service() {
-  const dir = mkdtempSync(join(tmpdir(), 'dn-bench-'))
-  const store = await createSqliteStore({ filename: join(dir, 'dn.sqlite') })
-  const deps = composeServerDeps({
-    store,
-    markets: createSimMarketData(),
-    masterKey: randomBytes(32),
-    env: 'bench',
-    rateLimit: 10_000_000,
-    logger: silentLogger,
-  })
-  const srv = await startHttpServer(deps, { port: 0 })
-  const wallet = privateKeyToAccount(generatePrivateKey())
-  const owner = wallet.address.toLowerCase()
-  const now = new Date().toISOString()
-  for (const venue of ['hl', 'aster']) {
-    await store.bindings.upsert({
-      id: randomUUID(),
-      owner,
-      venue,
-      status: 'bound',
-      accountIndex: null,
-      credentialRef: null,
-      credentialCiphertext: null,
-      createdAt: now,
-      updatedAt: now,
-    })
-  }
-  const expiresAt = Math.floor(Date.now() / 1000) + 120
-  const nonce = randomBytes(16).toString('base64url')
-  const payload = {
-    owner,
-    venues: ['hl', 'aster'],
-    maxSizeUsd: 1_000_000,
-    label: null,
-    nonce,
-    expiresAt,
-  }
-  const signature = await wallet.signMessage({
-    message: walletMessage(
-      DEFAULT_BINDING_AUTH_DOMAIN,
-      'create_api_key',
-      payload,
-    ),
-  })
-  const created = await fetch(`${srv.url}/v1/api-keys`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      owner,
-      venues: payload.venues,
-      maxSizeUsd: payload.maxSizeUsd,
-      authorization: { nonce, expiresAt, signature },
-    }),
-  }).then((r) => r.json())
-  const auth = {
-    authorization: `Bearer ${created.apiKey}`,
+const ORDER = JSON.stringify({
+  venue: 'hl',
+  market: 'BTC',
+  side: 'long',
+  orderType: 'limit',
+  sizeBase: 0.001,
+  limitPrice: 99000,
+})
+const post = (t, connections = CONNECTIONS) => ({
+  url: `${t.url}/v1/perp/orders`,
+  method: 'POST',
+  connections,
+  headers: {
+    authorization: `Bearer ${t.key}`,
     'content-type': 'application/json',
-  }
-  const task = await fetch(`${srv.url}/v1/delta-neutral/tasks`, {
-    method: 'POST',
-    headers: { ...auth, 'idempotency-key': randomUUID() },
-    body: JSON.stringify({
-      longVenue: 'hl',
-      shortVenue: 'aster',
-      longMarket: 'BTC',
-      shortMarket: 'BTCUSDT',
-      sizeUsd: 1000,
-    }),
-  }).then((r) => r.json())
-  const get = await run({
-    url: `${srv.url}/v1/delta-neutral/tasks/${task.taskId}`,
-    headers: auth,
-  })
-  let n = 0
-  const post = await run({
-    url: `${srv.url}/v1/perp/orders`,
-    method: 'POST',
-    headers: auth,
-    body: JSON.stringify({
-      venue: 'hl',
-      market: 'BTC',
-      side: 'long',
-      orderType: 'limit',
-      sizeBase: 0.001,
-      limitPrice: 99000,
-    }),
-    requests: [
+  },
+  body: ORDER,
+})
+
+const rows = []
+const bare = await startTarget('bare')
+rows.push(await measure('bare node:http GET', [[bare, { url: bare.url }]]))
+const sqlite = await startTarget('service')
+rows.push(
+  await measure('GET /v1/delta-neutral/tasks/{id} (SQLite)', [
+    [
+      sqlite,
       {
-        setupRequest: (req) => ({
-          ...req,
-          headers: {
-            ...auth,
-            'idempotency-key': `bench-${process.pid}-${n++}`,
-          },
-        }),
+        url: `${sqlite.url}/v1/delta-neutral/tasks/${sqlite.taskId}`,
+        headers: { authorization: `Bearer ${sqlite.key}` },
       },
     ],
-  })
-  await srv.close()
-  await store.close()
-  rmSync(dir, { recursive: true, force: true })
-  return { get, post }
-}
-
-const base = await baseline()
-const svc = await service()
-const rows = [
-  row('bare node:http GET', base.get),
-  row('GET /v1/delta-neutral/tasks/{id}', svc.get),
-  row('bare node:http POST', base.post),
-  row('POST /v1/perp/orders (SQLite)', svc.post),
-]
-console.log(
-  `\n${CONNECTIONS} connections, ${DURATION} s each, node ${process.version}\n`,
+  ]),
 )
-console.log('| route | req/s | p50 ms | p99 ms | non-2xx | errors | vs bare |')
-console.log('|---|---|---|---|---|---|---|')
-for (const [i, r] of rows.entries()) {
-  const ref = rows[i - (i % 2)]
-  const ratio = i % 2 === 0 ? '1.00' : (r.rps / ref.rps).toFixed(2)
+rows.push(
+  await measure('bare node:http POST', [
+    [
+      bare,
+      {
+        url: bare.url,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: ORDER,
+      },
+    ],
+  ]),
+)
+rows.push(
+  await measure('POST /v1/perp/orders (SQLite)', [[sqlite, post(sqlite)]]),
+)
+await sqlite.stop()
+if (PG) {
+  const one = await startTarget('service', { DN_BENCH_DB: PG })
+  rows.push(
+    await measure('POST /v1/perp/orders (PostgreSQL)', [[one, post(one)]]),
+  )
+  // a second process on the same database, serving the same key
+  const two = await startTarget('service', {
+    DN_BENCH_DB: PG,
+    DN_BENCH_SETUP: '0',
+  })
+  two.key = one.key
+  const half = Math.ceil(CONNECTIONS / 2)
+  rows.push(
+    await measure('POST /v1/perp/orders (PostgreSQL, 2 processes)', [
+      [one, post(one, half)],
+      [two, post(two, CONNECTIONS - half)],
+    ]),
+  )
+  await two.stop()
+  await one.stop()
+}
+await bare.stop()
+
+console.log(
+  `\n${CONNECTIONS} connections, ${SECONDS} s each, node ${process.version}; servers and load generator each in their own process\n`,
+)
+console.log(
+  '| route | req/s | p50 ms | p99 ms | max ms | non-2xx | errors | server CPU % | server RSS MB | vs bare |',
+)
+console.log('|---|---|---|---|---|---|---|---|---|---|')
+const bareOf = (r) =>
+  rows.find((b) => b.name === `bare node:http ${r.name.split(' ')[0]}`)
+for (const r of rows) {
+  const ref = r.name.startsWith('bare') ? r : bareOf(r)
+  const ratio = (r.rps / ref.rps).toFixed(2)
   console.log(
-    `| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} | ${ratio} |`,
+    `| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.max} | ${r.non2xx} | ${r.errors} | ${r.cpu} | ${r.rssMb} | ${ratio} |`,
   )
 }

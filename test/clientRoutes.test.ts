@@ -40,10 +40,12 @@ type Arg<M extends Method, I extends number> = Parameters<DnClient[M]>[I]
 const CLIENT_METHOD: Record<OperationId, Method> = {
   getHealth: 'health',
   listVenueBindings: 'listBindings',
+  listVenueAccounts: 'listVenueAccounts',
   getOpenApiDocument: 'openApiDocument',
   listTasks: 'listTasks',
   createTask: 'createTask',
   getTask: 'getTask',
+  getTaskHistory: 'taskHistory',
   cancelTask: 'cancelTask',
   closeTask: 'closeTask',
   resizeTask: 'resizeTask',
@@ -84,6 +86,7 @@ describe('client and route declarations', () => {
     expectTypeOf<Out<'getHealth'>>().toExtend<Returns<'health'>>()
     expectTypeOf<Out<'listTasks'>>().toExtend<Returns<'listTasks'>>()
     expectTypeOf<Out<'getTask'>>().toExtend<{ task: Returns<'getTask'> }>()
+    expectTypeOf<Out<'getTaskHistory'>>().toExtend<Returns<'taskHistory'>>()
     expectTypeOf<Out<'listStrategyRequests'>>().toExtend<{
       requests: Returns<'strategyRequests'>
     }>()

@@ -186,7 +186,11 @@ describe.each(dialects())(
         expect(engineOrders(c.venue, settled.clientOrderId)).toBe(1)
       })
 
-      test(`a paired task with a ${c.venue} leg opens and closes`, async () => {
+      test(`a paired task with a ${c.venue} leg opens and closes, its venue fees read from each venue`, async () => {
+        const since = {
+          long: sim.exchanges[c.venue].now(),
+          short: sim.exchanges[c.other].now(),
+        }
         const { taskId } = await dn.createTask({
           longVenue: c.venue,
           shortVenue: c.other,
@@ -217,6 +221,24 @@ describe.each(dialects())(
           until: ['closed', 'failed'],
         })
         expect(closed.status).toBe('closed')
+        // each leg's venue fees: what its venue charged the task's fills
+        // (Hyperliquid's fill history, Aster's userTrades, and nothing on
+        // a standard Lighter account)
+        for (const [leg, v, m] of [
+          ['long', c.venue, c.market],
+          ['short', c.other, c.otherMarket],
+        ] as const) {
+          const fills = sim.exchanges[v]
+            .fills(owner, since[leg])
+            .filter((f) => f.market === m)
+          expect(fills.length).toBeGreaterThanOrEqual(2)
+          const charged = fills.reduce((sum, f) => sum + Number(f.fee), 0)
+          expect(charged > 0).toBe(!v.startsWith('lighter'))
+          expect(Number(closed.pnl[leg].feesUsd), `${leg} on ${v}`).toBeCloseTo(
+            charged,
+            6,
+          )
+        }
       })
     })
 

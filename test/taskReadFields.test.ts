@@ -184,6 +184,8 @@ describe.each(dialects())('additive task fields over HTTP (%s)', (dialect) => {
           exit: close.price,
           realized: (close.price - open.price) * close.base * dir,
           notional: open.notional + close.notional,
+          // the trading fees the venue charged these fills
+          fees: fills.reduce((s, f) => s + Number(f.fee), 0),
         }
       }
       const long = legOf('aster', 'BTCUSDT', 1)
@@ -198,17 +200,21 @@ describe.each(dialects())('additive task fields over HTTP (%s)', (dialect) => {
       expect(Number(p.short.realizedUsd)).toBeCloseTo(short.realized, 5)
       expect(Number(p.long.builderFeesUsd)).toBeCloseTo(builderFees, 5)
       expect(p.short.builderFeesUsd).toBe('0')
-      // the simulated venues report no trading fees with an order
-      expect(p.long.feesUsd).toBeNull()
-      expect(p.short.feesUsd).toBeNull()
+      // venue fees as each venue charged them: Aster's taker rate, and
+      // none on a standard Lighter account
+      expect(long.fees).toBeGreaterThan(0)
+      expect(Number(p.long.feesUsd)).toBeCloseTo(long.fees, 6)
+      expect(short.fees).toBe(0)
+      expect(p.short.feesUsd).toBe('0')
+      const fees = builderFees + long.fees + short.fees
       expect(p.long.unrealizedUsd).toBe('0')
       expect(p.short.unrealizedUsd).toBe('0')
       const funding = Number(closed.fundingUsd)
       expect(funding).not.toBe(0)
       expect(p.fundingUsd).toBe(closed.fundingUsd)
-      expect(Number(p.feesUsd)).toBeCloseTo(builderFees, 5)
+      expect(Number(p.feesUsd)).toBeCloseTo(fees, 5)
       expect(Number(p.totalUsd)).toBeCloseTo(
-        long.realized + short.realized + funding - builderFees,
+        long.realized + short.realized + funding - fees,
         5,
       )
       // the contract's fields keep their shape; ended: no APY now

@@ -31,7 +31,7 @@ const NULLABLE = ['longSize', 'shortSize', 'longEntry', 'shortEntry',
 const leg = {
   realizedUsd: '0',
   unrealizedUsd: '0',
-  feesUsd: null,
+  feesUsd: '0',
   builderFeesUsd: '0',
   entryPrice: null,
   exitPrice: null,

@@ -61,6 +61,8 @@ export async function startWorkerBed(o: {
   dialect: Dialect
   seed?: number
   fundingGraceMs?: number
+  /** how often running tasks are sampled @default 60_000 */
+  taskSampleMs?: number
 }): Promise<WorkerBed> {
   // starts at the real time: wallet signatures carry real expiry times
   const clock = testClock()
@@ -96,6 +98,7 @@ export async function startWorkerBed(o: {
     leaseMs: 30_000,
     fundingGraceMs: o.fundingGraceMs ?? 3_600_000,
     logger: { info: () => {}, error: () => {} },
+    ...(o.taskSampleMs === undefined ? {} : { taskSampleMs: o.taskSampleMs }),
   })
   // registered like a running `dn worker`, so resolve sees it unfenced
   const at = new Date(clock.now()).toISOString()

@@ -30,6 +30,11 @@ export interface ComposeWorkerDepsOptions {
   readonly logger?: WorkerLogger
   /** where transitions and submits are counted (the process's metrics) */
   readonly observer?: WorkerObserver | undefined
+  /**
+   * how often running tasks are sampled for their history
+   * @default DN_TASK_SAMPLE_MS from the environment, else 60_000
+   */
+  readonly taskSampleMs?: number
   /** binders for binding jobs; venues without one are left to others */
   readonly binders?: Readonly<Partial<Record<VenueId, VenueBinder>>>
 }
@@ -46,9 +51,17 @@ export function composeWorkerDeps(o: ComposeWorkerDepsOptions): WorkerDeps {
     leaseMs: o.leaseMs ?? 30_000,
     fundingGraceMs: o.fundingGraceMs ?? 3_600_000,
     logger: o.logger ?? processLogger(),
+    taskSampleMs: o.taskSampleMs ?? sampleMsFromEnv(process.env),
     binders: o.binders,
     observer: o.observer,
     // a gone predecessor on this machine is fenced and its work resumed
     process: currentWorkerProcess(),
   }
+}
+
+/** `DN_TASK_SAMPLE_MS`: a whole number of ms, at least 1 000; else the default. */
+function sampleMsFromEnv(env: NodeJS.ProcessEnv): number | undefined {
+  const raw = env.DN_TASK_SAMPLE_MS
+  if (raw === undefined || !/^\d{1,12}$/.test(raw)) return undefined
+  return Math.max(1_000, Number(raw))
 }

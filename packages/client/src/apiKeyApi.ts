@@ -4,6 +4,7 @@ import type {
   BoundVenue,
   CreatedApiKey,
   Venue,
+  VenueAccountList,
   VenueBindingList,
 } from './types.js'
 import {
@@ -54,6 +55,18 @@ export function createApiKeyApi(request: Transport, domain: string) {
         headers: await walletReadHeaders(signer, domain, 'list_venue_bindings'),
       })
       return r.bindings
+    },
+    /**
+     * The account indexes Lighter lists for the wallet (looked up at the
+     * venue now): what `lighter:<accountIndex>` can name when binding.
+     */
+    async venueAccounts(
+      signer: MessageSigner,
+    ): Promise<VenueAccountList['venues']> {
+      const r = await request<VenueAccountList>('GET', '/v1/venue-accounts', {
+        headers: await walletReadHeaders(signer, domain, 'list_venue_accounts'),
+      })
+      return r.venues
     },
     async revoke(signer: MessageSigner, keyId: string): Promise<ApiKey> {
       const owner = signer.address.toLowerCase()

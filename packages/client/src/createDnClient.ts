@@ -65,6 +65,7 @@ export function createDnClient(o: DnClientOptions) {
     listTasks: (q: ListQuery<TaskStatus> = {}) => tasks.page(q),
     createTask: tasks.create,
     getTask: tasks.get,
+    taskHistory: tasks.history,
     cancelTask: tasks.cancel,
     closeTask: tasks.close,
     resizeTask: tasks.resize,
@@ -92,6 +93,7 @@ export function createDnClient(o: DnClientOptions) {
     listApiKeys: apiKeys.list,
     revokeApiKey: apiKeys.revoke,
     listBindings: apiKeys.bindings,
+    listVenueAccounts: apiKeys.venueAccounts,
     /** Binds venues for the wallet; resolves when every venue settled. */
     bindVenues: (
       signer: WalletSigner,

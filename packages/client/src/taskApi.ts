@@ -6,6 +6,7 @@ import type {
   ListQuery,
   ResizeTask,
   Task,
+  TaskHistory,
   TaskList,
   TaskStatus,
 } from './types.js'
@@ -52,6 +53,15 @@ export function createTaskApi(request: Transport) {
           })),
       ),
     get: (taskId: string) => get(taskId),
+    /**
+     * The task's funding and PnL over time (the newest `limit` samples at
+     * or after `since`, oldest first) and its close rules.
+     * @example const { samples } = await client.tasks.history(id, { limit: 60 })
+     */
+    history: (taskId: string, q: { since?: string; limit?: number } = {}) =>
+      request<TaskHistory>('GET', `${TASKS}/${taskId}/history`, {
+        query: { since: q.since, limit: q.limit },
+      }),
     create: (body: CreateTask, idempotencyKey?: string) =>
       request<{ taskId: string; status: 'pending' }>('POST', TASKS, {
         body,

@@ -51,6 +51,12 @@ describe('served routes and the OpenAPI document', () => {
     expect(PAGE_DECLARATIONS.map((p) => p.spec.path)).toEqual([
       '/docs',
       '/docs/assets/redoc.standalone.js',
+      '/bind',
+      '/assets/bind.js',
+      '/assets/bind.css',
+      '/',
+      '/assets/dashboard.js',
+      '/assets/dashboard.css',
       '/metrics',
     ])
     for (const { spec } of PAGE_DECLARATIONS) {

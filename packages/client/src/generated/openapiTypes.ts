@@ -209,7 +209,7 @@ export interface Task {
       realizedUsd: string
       /** the size held against the latest mark the worker saw */
       unrealizedUsd: string
-      /** venue trading fees; null when the venue does not report them with the order */
+      /** venue trading fees of the leg's fills, read from the venue's fill history; null while one fill's fee is not known */
       feesUsd: DecimalString | null
       /** builder fees: the rate attached to each order × its filled notional */
       builderFeesUsd: string
@@ -223,7 +223,7 @@ export interface Task {
       realizedUsd: string
       /** the size held against the latest mark the worker saw */
       unrealizedUsd: string
-      /** venue trading fees; null when the venue does not report them with the order */
+      /** venue trading fees of the leg's fills, read from the venue's fill history; null while one fill's fee is not known */
       feesUsd: DecimalString | null
       /** builder fees: the rate attached to each order × its filled notional */
       builderFeesUsd: string
@@ -254,6 +254,39 @@ export interface TaskResponse {
 export interface TaskAck {
   taskId: Uuid
   status: 'pending' | 'cancelled' | 'close_queued' | 'resizing'
+}
+
+export interface TaskHistory {
+  taskId: Uuid
+  rules: {
+    /** whether the task closes when funding stays under min */
+    autoClose: boolean
+    minFundingApy: DecimalString
+    /** since when the funding APY has been under minFundingApy */
+    fundingBelowSince: DateTime | null
+    /** the widest spread between the legs the task opens at */
+    maxSpreadBps: DecimalString | null
+    /** closes when a leg is nearer its liquidation than this */
+    liqProtectionPct: DecimalString | null
+    /** closes when the legs differ by more than this */
+    sizeMismatchPct: DecimalString | null
+  }
+  samples: {
+    at: DateTime
+    /** funding booked so far */
+    fundingUsd: string
+    /** realized + unrealized + funding − fees */
+    pnlTotalUsd: string
+    unrealizedUsd: DecimalString
+    feesUsd: DecimalString
+    /** the pair's funding APY in percent at that time */
+    fundingApy: DecimalString | null
+    longPrice: DecimalString | null
+    shortPrice: DecimalString | null
+    /** the long leg's mark to its liquidation price, in percent of the mark; null when the venue showed none */
+    longLiqDistancePct: DecimalString | null
+    shortLiqDistancePct: DecimalString | null
+  }[]
 }
 
 export interface PerpOrderResolution {
@@ -490,5 +523,13 @@ export interface BalanceList {
     equityUsd: DecimalString | null
     availableUsd: DecimalString | null
     marginUsedUsd: DecimalString | null
+  }[]
+}
+
+export interface VenueAccountList {
+  venues: {
+    venue: Venue
+    status: 'found' | 'missing' | 'unavailable'
+    accountIndexes: number[]
   }[]
 }

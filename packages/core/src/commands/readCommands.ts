@@ -5,8 +5,10 @@ import {
   type RequestLogView,
   requestLogView,
 } from '../domain/requestLogView.js'
+import { TASK_HISTORY_LIMIT } from '../domain/taskSample.js'
 import { type TaskView, taskView } from '../domain/taskView.js'
 import type { Repos } from '../ports/store.js'
+import type { TaskHistory, TaskHistoryQuery } from '../schemas/taskHistory.js'
 import { type ListParameters, listPage } from './listPage.js'
 import { ownedPerpOrder } from './ownedPerpOrder.js'
 import { ownedTask } from './ownedTask.js'
@@ -20,6 +22,36 @@ export async function getTask(
   taskId: string,
 ): Promise<{ task: TaskView }> {
   return { task: taskView(await ownedTask(repos, key, taskId, 'read')) }
+}
+
+/**
+ * A task's history: the samples the worker's monitor took while it ran
+ * (the newest `limit` at or after `since`, oldest first) and the close
+ * rules it is watched against. Seen by whoever may read the task.
+ */
+export async function getTaskHistory(
+  repos: Repos,
+  key: ApiKeyRecord,
+  taskId: string,
+  query: TaskHistoryQuery,
+): Promise<TaskHistory> {
+  const task = await ownedTask(repos, key, taskId, 'read')
+  const samples = await repos.taskSamples.list(task.id, {
+    since: query.since,
+    limit: query.limit ?? TASK_HISTORY_LIMIT,
+  })
+  return {
+    taskId: task.id,
+    rules: {
+      autoClose: task.autoClose,
+      minFundingApy: task.minFundingApy,
+      fundingBelowSince: task.engineState?.fundingBelowSince ?? null,
+      maxSpreadBps: task.maxSpreadBps,
+      liqProtectionPct: task.liqProtectionPct,
+      sizeMismatchPct: task.sizeMismatchPct,
+    },
+    samples: samples.map(({ taskId: _, ...sample }) => sample),
+  }
 }
 
 /** The owner's tasks whose two venues are both granted by the key. */

@@ -11,6 +11,7 @@ describe('bookLegFill', () => {
       base: '2',
       price: '100',
       builderFeeUsd: '0.06',
+      venueFeeUsd: '0.09',
       sizeBefore: '0',
       entryBefore: null,
     })
@@ -20,6 +21,7 @@ describe('bookLegFill', () => {
       base: '2',
       price: '110',
       builderFeeUsd: '0.066',
+      venueFeeUsd: '0.099',
       sizeBefore: '2',
       entryBefore: '100',
     })
@@ -30,7 +32,62 @@ describe('bookLegFill', () => {
       closeNotional: '220',
       realizedUsd: '20',
       builderFeesUsd: '0.126',
+      venueFeesUsd: '0.189',
+      venueFeesUnknown: false,
     })
+  })
+
+  test('a fill whose venue fee is not known leaves the leg unknown, its known fees counted', () => {
+    const known = bookLegFill(EMPTY_LEG_BOOK, {
+      leg: 'long',
+      grows: true,
+      base: '1',
+      price: '100',
+      builderFeeUsd: '0',
+      venueFeeUsd: '0.045',
+      sizeBefore: '0',
+      entryBefore: null,
+    })
+    const unknown = bookLegFill(known, {
+      leg: 'long',
+      grows: true,
+      base: '1',
+      price: '100',
+      builderFeeUsd: '0',
+      venueFeeUsd: null,
+      sizeBefore: '1',
+      entryBefore: '100',
+    })
+    expect(known).toMatchObject({
+      venueFeesUsd: '0.045',
+      venueFeesUnknown: false,
+    })
+    expect(unknown).toMatchObject({
+      venueFeesUsd: '0.045',
+      venueFeesUnknown: true,
+    })
+  })
+
+  test('a book saved before venue fees were booked stays unknown', () => {
+    const legacy = {
+      openBase: '1',
+      openNotional: '100',
+      closeBase: '0',
+      closeNotional: '0',
+      realizedUsd: '0',
+      builderFeesUsd: '0',
+    }
+    const b = bookLegFill(legacy, {
+      leg: 'long',
+      grows: false,
+      base: '1',
+      price: '100',
+      builderFeeUsd: '0',
+      venueFeeUsd: '0.045',
+      sizeBefore: '1',
+      entryBefore: '100',
+    })
+    expect(b).toMatchObject({ venueFeesUsd: '0.045', venueFeesUnknown: true })
   })
 
   test('a short realizes (entry − exit) × size', () => {
@@ -40,6 +97,7 @@ describe('bookLegFill', () => {
       base: '1.5',
       price: '110',
       builderFeeUsd: '0',
+      venueFeeUsd: '0',
       sizeBefore: '1.5',
       entryBefore: '100',
     })
@@ -70,6 +128,7 @@ describe('bookLegFill', () => {
               base: String(o.base),
               price: String(o.price),
               builderFeeUsd: '0',
+              venueFeeUsd: '0',
               sizeBefore: size.toFixed(),
               entryBefore: entry,
             })
@@ -94,6 +153,7 @@ describe('bookLegFill', () => {
               base: base.toFixed(),
               price: String(px),
               builderFeeUsd: '0',
+              venueFeeUsd: '0',
               sizeBefore: size.toFixed(),
               entryBefore: entry,
             })

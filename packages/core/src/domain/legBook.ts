@@ -4,7 +4,8 @@ import { dec, decString } from '../util/decimal.js'
  * What a task's fills on one leg add up to, kept in its engine state:
  * the fills that grew the leg (`open*`), those that shrank it (`close*`),
  * the PnL realized by the shrinking ones at the leg's average entry, and
- * the builder fees paid. Decimal strings, full precision.
+ * the builder and venue trading fees paid. Decimal strings, full
+ * precision.
  */
 export interface LegBook {
   readonly openBase: string
@@ -13,6 +14,14 @@ export interface LegBook {
   readonly closeNotional: string
   readonly realizedUsd: string
   readonly builderFeesUsd: string
+  /** venue trading fees of the fills whose fee is known */
+  readonly venueFeesUsd?: string | undefined
+  /**
+   * some filled order's venue fee is not known (could not be read, or was
+   * booked before fees were); absent in books saved before venue fees
+   * were booked, which counts as unknown
+   */
+  readonly venueFeesUnknown?: boolean | undefined
 }
 
 export const EMPTY_LEG_BOOK: LegBook = Object.freeze({
@@ -22,6 +31,8 @@ export const EMPTY_LEG_BOOK: LegBook = Object.freeze({
   closeNotional: '0',
   realizedUsd: '0',
   builderFeesUsd: '0',
+  venueFeesUsd: '0',
+  venueFeesUnknown: false,
 })
 
 /** One filled leg order, with what the leg held just before it. */
@@ -32,6 +43,8 @@ interface LegFill {
   readonly base: string
   readonly price: string
   readonly builderFeeUsd: string
+  /** the venue trading fee it paid; null when not known */
+  readonly venueFeeUsd: string | null
   /** the leg's size (≥ 0) and average entry before the fill */
   readonly sizeBefore: string
   readonly entryBefore: string | null
@@ -47,15 +60,20 @@ export function bookLegFill(book: LegBook, fill: LegFill): LegBook {
   const base = dec(fill.base)
   if (!base.gt(0)) return book
   const notional = base.mul(fill.price)
-  const builderFeesUsd = decString(
-    dec(book.builderFeesUsd).add(fill.builderFeeUsd),
-  )
+  const fees = {
+    builderFeesUsd: decString(dec(book.builderFeesUsd).add(fill.builderFeeUsd)),
+    venueFeesUsd: decString(
+      dec(book.venueFeesUsd ?? '0').add(fill.venueFeeUsd ?? '0'),
+    ),
+    venueFeesUnknown:
+      book.venueFeesUnknown !== false || fill.venueFeeUsd === null,
+  }
   if (fill.grows) {
     return {
       ...book,
       openBase: decString(dec(book.openBase).add(base)),
       openNotional: decString(dec(book.openNotional).add(notional)),
-      builderFeesUsd,
+      ...fees,
     }
   }
   const held = dec(fill.sizeBefore)
@@ -68,6 +86,6 @@ export function bookLegFill(book: LegBook, fill: LegFill): LegBook {
     closeBase: decString(dec(book.closeBase).add(base)),
     closeNotional: decString(dec(book.closeNotional).add(notional)),
     realizedUsd: decString(dec(book.realizedUsd).add(realized)),
-    builderFeesUsd,
+    ...fees,
   }
 }

@@ -32,6 +32,14 @@ export interface LegOrder {
    * attached (`VenueAdapter.builderFeeRate`) × the filled notional
    */
   readonly builderFeeUsd?: string | undefined
+  /** the venue's id of the order, once it answered with one */
+  readonly venueOrderId?: string | null | undefined
+  /**
+   * Once done with fills: the venue trading fee they paid, USD, from the
+   * order answer or the venue's fill history (`VenueAdapter.orderFees`);
+   * null when it could not be read. Absent until looked for.
+   */
+  readonly venueFeeUsd?: string | null | undefined
 }
 
 export type TaskOperationKind = 'open' | 'close' | 'resize' | 'unwind'

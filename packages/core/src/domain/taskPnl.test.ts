@@ -21,7 +21,7 @@ describe('taskPnl', () => {
     expect(p.long).toEqual({
       realizedUsd: '0',
       unrealizedUsd: '0',
-      feesUsd: null,
+      feesUsd: '0',
       builderFeesUsd: '0',
       entryPrice: null,
       exitPrice: null,
@@ -53,6 +53,8 @@ describe('taskPnl', () => {
             closeNotional: '220',
             realizedUsd: '20',
             builderFeesUsd: '0.126',
+            venueFeesUsd: '0.189',
+            venueFeesUnknown: false,
           },
           short: {
             openBase: '2',
@@ -65,15 +67,25 @@ describe('taskPnl', () => {
         },
       },
     })
-    expect(p.long).toMatchObject({ entryPrice: '100', exitPrice: '110' })
-    expect(p.short).toMatchObject({ entryPrice: '101', exitPrice: '110.5' })
+    expect(p.long).toMatchObject({
+      entryPrice: '100',
+      exitPrice: '110',
+      feesUsd: '0.189',
+    })
+    // booked before venue fees were: not known, and not counted
+    expect(p.short).toMatchObject({
+      entryPrice: '101',
+      exitPrice: '110.5',
+      feesUsd: null,
+    })
     expect(p).toMatchObject({
       realizedUsd: '1',
       unrealizedUsd: '0',
       fundingUsd: '1.5',
-      feesUsd: '0.126',
-      // 1 + 0 + 1.5 − 0.126
-      totalUsd: '2.374',
+      // builder 0.126 + venue 0.189
+      feesUsd: '0.315',
+      // 1 + 0 + 1.5 − 0.315
+      totalUsd: '2.185',
     })
   })
 })

@@ -10,12 +10,12 @@ const price = (notional: string, base: string) =>
 
 /**
  * A task's PnL as the Task response shows it, from what is stored: the
- * legs' fill books (realized PnL, average entry and exit, builder fees),
- * the size and entry held now against the latest mark the monitor saw
- * (unrealized), and the funding booked. Venue trading fees are null: the
- * venues' order answers carry none, and reading trade history for them
- * would cost venue request weight. total = realized + unrealized +
- * funding − fees.
+ * legs' fill books (realized PnL, average entry and exit, builder and
+ * venue trading fees), the size and entry held now against the latest
+ * mark the monitor saw (unrealized), and the funding booked. A leg's
+ * `feesUsd` (venue fees) is null while the fee of one of its fills is
+ * not known; the totals count every fee that is. total = realized +
+ * unrealized + funding − fees.
  */
 export function taskPnl(t: TaskRecord): TaskPnl {
   const books = t.engineState?.books ?? {}
@@ -31,7 +31,8 @@ export function taskPnl(t: TaskRecord): TaskPnl {
     return {
       realizedUsd: usd(dec(b.realizedUsd)),
       unrealizedUsd: usd(leg === 'long' ? move : move.neg()),
-      feesUsd: null,
+      feesUsd:
+        b.venueFeesUnknown === false ? usd(dec(b.venueFeesUsd ?? '0')) : null,
       builderFeesUsd: usd(dec(b.builderFeesUsd)),
       entryPrice: price(b.openNotional, b.openBase) ?? entry,
       exitPrice: price(b.closeNotional, b.closeBase),
@@ -41,7 +42,10 @@ export function taskPnl(t: TaskRecord): TaskPnl {
   const short = legView('short')
   const sum = (f: 'realizedUsd' | 'unrealizedUsd' | 'builderFeesUsd') =>
     dec(long[f]).add(short[f])
+  const venueFees = (leg: Leg) => dec(books[leg]?.venueFeesUsd ?? '0')
   const fees = sum('builderFeesUsd')
+    .add(venueFees('long'))
+    .add(venueFees('short'))
   const total = sum('realizedUsd')
     .add(sum('unrealizedUsd'))
     .add(t.fundingUsd)

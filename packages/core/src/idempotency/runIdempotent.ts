@@ -66,7 +66,8 @@ export async function runIdempotent<P>(
   if (first) return replay(first, p)
   const prepared = await command.prepare()
   try {
-    return await store.transaction(async (tx) => {
+    // concurrent commands share one commit; each answers once it is durable
+    return await store.sharedTransaction(async (tx) => {
       let response: CommandResponse
       try {
         response = await command.run(tx, prepared)

@@ -16,6 +16,7 @@ import type { VenueId } from '../domain/venue.js'
 import type { VenueBindingRecord } from '../domain/venueBinding.js'
 import { accountSnapshotTests } from './accountSnapshot.contract.js'
 import type { ClaimRequest, ListFilter, Store } from './store.js'
+import { taskSampleTests } from './taskSample.contract.js'
 import { taskWatchTests } from './taskWatch.contract.js'
 
 /** How the contract reaches databases. */
@@ -73,6 +74,7 @@ export function runStoreContract(
     }
     taskWatchTests(databases)
     accountSnapshotTests(s, databases)
+    taskSampleTests(s)
     counterTests(s)
     lockTests(s)
     notifyTests(s, databases)
@@ -1986,6 +1988,69 @@ function transactionTests(store: GetStore) {
       await tx.tasks.insert(after)
     })
     expect(await store().tasks.get(after.id)).toEqual(after)
+  })
+
+  test('sharedTransaction: concurrent calls commit together; a failing one rolls back only its own writes', async () => {
+    const owner = newOwner()
+    const rows = Array.from({ length: 20 }, () => task({ owner }))
+    const failure = new Error('this one fails')
+    const results = await Promise.allSettled(
+      rows.map((r, i) =>
+        store().sharedTransaction(async (tx) => {
+          await tx.tasks.insert(r)
+          if (i % 5 === 3) throw failure
+          return i
+        }),
+      ),
+    )
+    results.forEach((res, i) => {
+      if (i % 5 === 3)
+        expect(res).toEqual({ status: 'rejected', reason: failure })
+      else expect(res).toEqual({ status: 'fulfilled', value: i })
+    })
+    for (const [i, r] of rows.entries()) {
+      expect(await store().tasks.get(r.id)).toEqual(i % 5 === 3 ? undefined : r)
+    }
+  })
+
+  test('sharedTransaction: a failed statement in one call leaves the others committed', async () => {
+    const existing = task()
+    await store().tasks.insert(existing)
+    const fresh = [task(), task(), task()]
+    const results = await Promise.allSettled([
+      store().sharedTransaction((tx) =>
+        tx.tasks.insert(fresh[0] as TaskRecord),
+      ),
+      // a duplicate key: the database refuses the statement
+      store().sharedTransaction((tx) => tx.tasks.insert(existing)),
+      store().sharedTransaction((tx) =>
+        tx.tasks.insert(fresh[1] as TaskRecord),
+      ),
+      store().sharedTransaction(async (tx) => {
+        await tx.tasks.insert(fresh[2] as TaskRecord)
+        expect(await tx.tasks.get(fresh[2]?.id ?? '')).toEqual(fresh[2])
+      }),
+    ])
+    expect(results.map((r) => r.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+    ])
+    for (const t of fresh) expect(await store().tasks.get(t.id)).toEqual(t)
+  })
+
+  test('sharedTransaction: inside a transaction it is a savepoint of it', async () => {
+    const [a, b] = [task(), task()]
+    await expect(
+      store().transaction(async (tx) => {
+        await tx.tasks.insert(a)
+        await store().sharedTransaction((inner) => inner.tasks.insert(b))
+        throw new Error('roll back both')
+      }),
+    ).rejects.toThrow('roll back both')
+    expect(await store().tasks.get(a.id)).toBeUndefined()
+    expect(await store().tasks.get(b.id)).toBeUndefined()
   })
 
   test('transaction: its repos fail once it has finished', async () => {

@@ -12,6 +12,7 @@ import type { IdempotencyRecord } from '../domain/idempotency.js'
 import type { PerpOrderRecord, PerpOrderStatus } from '../domain/perpOrder.js'
 import type { RequestFamily, RequestLogRecord } from '../domain/requestLog.js'
 import type { TaskRecord, TaskStatus } from '../domain/task.js'
+import type { TaskSampleRecord } from '../domain/taskSample.js'
 import type { VenueId } from '../domain/venue.js'
 import type { VenueBindingRecord } from '../domain/venueBinding.js'
 import type { WorkerRecord } from '../domain/worker.js'
@@ -369,6 +370,25 @@ export interface AccountSnapshotRepo {
   ): Promise<BoundAccountSnapshot[]>
 }
 
+/** Running tasks' history: samples the monitor sweep took. */
+export interface TaskSampleRepo {
+  /**
+   * Stores each sample unless its task has one in the same `everyMs`-long
+   * slot (slots start at multiples of `everyMs` since the Unix epoch), so a
+   * task is sampled at most once a slot, however many workers race.
+   * @returns how many were stored
+   */
+  add(samples: readonly TaskSampleRecord[], everyMs: number): Promise<number>
+  /**
+   * The newest `limit` samples of the task taken at or after `since`
+   * (ISO), oldest first.
+   */
+  list(
+    taskId: string,
+    page: { readonly since?: string | undefined; readonly limit: number },
+  ): Promise<TaskSampleRecord[]>
+}
+
 /** Every repository, bound to one connection or transaction. */
 /** The tables workers lease, by what they hold. */
 export type WorkKind = 'task' | 'order' | 'binding'
@@ -408,6 +428,7 @@ export interface Repos {
   readonly counters: CounterRepo
   readonly settings: SettingRepo
   readonly accountSnapshots: AccountSnapshotRepo
+  readonly taskSamples: TaskSampleRepo
 }
 
 /** The storage port. Core never knows which database is behind it. */
@@ -417,6 +438,15 @@ export interface Store extends Repos {
   readonly workQueue: WorkQueueRepo
   /** Runs `fn` in one serializable-enough transaction; rolls back on throw. */
   transaction<T>(fn: (tx: Repos) => Promise<T>): Promise<T>
+  /**
+   * As `transaction`, but calls made at about the same time share one
+   * commit (group commit: one fsync for many commands on SQLite), each in
+   * its own savepoint, so one call's failure rolls back only its own
+   * writes. Resolves only once its writes are committed. For short
+   * commands answered after they are durable (API commands); inside an
+   * open transaction it is a savepoint of it, as `transaction` is.
+   */
+  sharedTransaction<T>(fn: (tx: Repos) => Promise<T>): Promise<T>
   close(): Promise<void>
   /**
    * Wakes listeners on `channel` in every process sharing the database

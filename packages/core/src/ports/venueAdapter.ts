@@ -52,6 +52,15 @@ export type VenueOrderState =
   | 'expired'
 
 /** The venue's view of one order. */
+/** A finished order whose fees are looked up (`VenueAdapter.orderFees`). */
+export interface VenueFilledOrder {
+  readonly clientOrderId: string
+  readonly venueOrderId: string | null
+  readonly filledBase: string
+  /** Unix ms at or before the order's first fill */
+  readonly since: number
+}
+
 export interface VenueOrder {
   readonly clientOrderId: string
   readonly venueOrderId: string | null
@@ -60,6 +69,12 @@ export interface VenueOrder {
   readonly size: string
   readonly filledBase: string
   readonly averagePrice: string | null
+  /**
+   * the venue's trading fees its fills paid so far, USD, when the answer
+   * tells (the simulated venues do; the real ones' order answers do not,
+   * see `VenueAdapter.orderFees`); absent when it does not
+   */
+  readonly feeUsd?: string | undefined
   /** the venue's own status word, shown as `venueStatus` */
   readonly venueStatus: string
   /** reason of a reject or cancel, when the venue gives one */
@@ -172,6 +187,20 @@ export interface VenueAdapter {
    */
   builderFeeRate?(pairedWithLighter: boolean): string
   place(cred: VenueCredential, order: VenueOrderRequest): Promise<VenueOrder>
+  /**
+   * The venue's trading fees one finished order's fills paid, USD, read
+   * from the account's fill history: the order answers of the real venues
+   * carry none. Null when the history does not show every fill yet or
+   * states a fee in an asset other than the USD collateral. Costs request
+   * weight; the worker calls it once per filled task leg order, and not
+   * at all when the order answer carried `feeUsd`. Absent: never known.
+   * @throws {VenueUnavailableError} when the venue cannot be read now
+   */
+  orderFees?(
+    cred: VenueCredential,
+    market: string,
+    order: VenueFilledOrder,
+  ): Promise<string | null>
   /** Cancels by client order id; resolves also when already final. */
   cancel(
     cred: VenueCredential,

@@ -47,6 +47,12 @@ export interface VenueBinder {
     owner: string,
     target: VenueTarget,
   ): Promise<'found' | 'missing' | 'not_owned'>
+  /**
+   * The account indexes the venue lists for `owner`'s L1 address, for
+   * venues that name accounts by index (Lighter): what a binding target's
+   * `accountIndex` can be. Empty when the venue has no account for it.
+   */
+  listAccounts?(owner: string): Promise<readonly number[]>
   prepare(
     owner: string,
     target: VenueTarget,

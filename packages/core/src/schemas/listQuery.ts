@@ -23,6 +23,19 @@ function isRealUtcTimestamp(value: string): boolean {
 }
 
 /**
+ * A query's instant: a real UTC date-time with 1..6 fractional digits and
+ * `Z` (what the store compares exactly, to the microsecond).
+ */
+export const UtcTimestampSchema = v.pipe(
+  v.string(),
+  v.regex(
+    UPDATED_SINCE,
+    'must be a UTC date-time with 1..6 fractional digits and Z',
+  ),
+  v.check(isRealUtcTimestamp, 'must be a real calendar date and time'),
+)
+
+/**
  * Query of the task and order list routes. The server turns `limit` into a
  * number only when it is all digits, so this schema sees a number or an
  * invalid string. No defaults are filled in (`limit` is 20 when absent).
@@ -46,16 +59,7 @@ export const ListQuery = v.strictObject({
       ),
     ),
   ),
-  updatedSince: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(
-        UPDATED_SINCE,
-        'must be a UTC date-time with 1..6 fractional digits and Z',
-      ),
-      v.check(isRealUtcTimestamp, 'must be a real calendar date and time'),
-    ),
-  ),
+  updatedSince: v.optional(UtcTimestampSchema),
   cursor: v.optional(
     v.pipe(
       v.string(),

@@ -18,7 +18,7 @@ const LegPnl = v.object({
   feesUsd: v.pipe(
     nullableDecimal,
     v.description(
-      'venue trading fees; null when the venue does not report them with the order',
+      "venue trading fees of the leg's fills, read from the venue's fill history; null while one fill's fee is not known",
     ),
   ),
   builderFeesUsd: v.pipe(

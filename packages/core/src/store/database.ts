@@ -214,6 +214,22 @@ export interface AccountSnapshotsTable {
   balance_read_at: MicrosColumn | null
 }
 
+export interface TaskSamplesTable {
+  task_id: string
+  /** start of the sampling slot (epoch micros): one sample per task and slot */
+  slot_at: MicrosColumn
+  at: MicrosColumn
+  funding_usd: DecimalColumn
+  pnl_total_usd: DecimalColumn
+  unrealized_usd: DecimalColumn
+  fees_usd: DecimalColumn
+  funding_apy: DecimalColumn | null
+  long_price: DecimalColumn | null
+  short_price: DecimalColumn | null
+  long_liq_pct: DecimalColumn | null
+  short_liq_pct: DecimalColumn | null
+}
+
 /** Every table of the store, as kysely sees it. One schema, both dialects. */
 export interface Database {
   api_keys: ApiKeysTable
@@ -231,4 +247,5 @@ export interface Database {
   counters: CountersTable
   settings: SettingsTable
   account_snapshots: AccountSnapshotsTable
+  task_samples: TaskSamplesTable
 }

@@ -4,6 +4,7 @@ import type { Repos, Store } from '../ports/store.js'
 import { accountSnapshotRepo } from './accountSnapshotRepo.js'
 import { apiKeyRepo } from './apiKeyRepo.js'
 import { bindingBatchRepo } from './bindingBatchRepo.js'
+import { createCommitGroup } from './commitGroup.js'
 import { counterRepo } from './counterRepo.js'
 import type { Database } from './database.js'
 import type { DialectSpec } from './dialectSpec.js'
@@ -17,6 +18,7 @@ import { requestLogRepo } from './requestLogRepo.js'
 import { settingRepo } from './settingRepo.js'
 import { StoreError } from './storeError.js'
 import { taskRepo } from './taskRepo.js'
+import { taskSampleRepo } from './taskSampleRepo.js'
 import { venueBindingRepo } from './venueBindingRepo.js'
 import { venueBudgetRepo } from './venueBudgetRepo.js'
 import { walletNonceRepo } from './walletNonceRepo.js'
@@ -107,6 +109,15 @@ export function createKyselyStore(
     }
   }
 
+  const shared = createCommitGroup({
+    transaction: (fn) => begin(() => fn()),
+    savepoint: (fn) => {
+      const ctx = current()
+      if (!ctx) throw new StoreError('a shared commit outside its transaction')
+      return savepoint(ctx, fn)
+    },
+  })
+
   const txScope = (ctx: TxContext): RepoScope => {
     const txDb = () => {
       if (!ctx.active) throw new StoreError('transaction already finished')
@@ -132,6 +143,15 @@ export function createKyselyStore(
       const ctx = current()
       if (ctx) return savepoint(ctx, () => fn(repos(txScope(ctx))))
       return begin((c) => fn(repos(txScope(c))))
+    },
+    sharedTransaction(fn) {
+      const ctx = current()
+      if (ctx) return savepoint(ctx, () => fn(repos(txScope(ctx))))
+      return shared(() => {
+        const c = current()
+        if (!c) throw new StoreError('a shared commit outside its transaction')
+        return fn(repos(txScope(c)))
+      })
     },
     async notify(channel) {
       checkChannel(channel)
@@ -175,5 +195,6 @@ function repos(scope: RepoScope): Repos {
     counters: counterRepo(scope),
     settings: settingRepo(scope),
     accountSnapshots: accountSnapshotRepo(scope),
+    taskSamples: taskSampleRepo(scope),
   }
 }

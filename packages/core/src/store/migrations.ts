@@ -108,6 +108,35 @@ export function migrations(
       down: (db: Kysely<unknown>) =>
         db.schema.dropTable('account_snapshots').ifExists().execute(),
     },
+    // running tasks' funding and PnL over time, sampled by the monitor at
+    // most once a slot per task (the dashboard's charts, the history route)
+    '0009_task_samples': {
+      up: async (db: Kysely<unknown>) => {
+        await db.schema
+          .createTable('task_samples')
+          .addColumn('task_id', 'text', (c) => c.notNull())
+          .addColumn('slot_at', types.micros, (c) => c.notNull())
+          .addColumn('at', types.micros, (c) => c.notNull())
+          .addColumn('funding_usd', types.decimal, (c) => c.notNull())
+          .addColumn('pnl_total_usd', types.decimal, (c) => c.notNull())
+          .addColumn('unrealized_usd', types.decimal, (c) => c.notNull())
+          .addColumn('fees_usd', types.decimal, (c) => c.notNull())
+          .addColumn('funding_apy', types.decimal)
+          .addColumn('long_price', types.decimal)
+          .addColumn('short_price', types.decimal)
+          .addColumn('long_liq_pct', types.decimal)
+          .addColumn('short_liq_pct', types.decimal)
+          .addPrimaryKeyConstraint('task_samples_pkey', ['task_id', 'slot_at'])
+          .execute()
+        await db.schema
+          .createIndex('task_samples_task_at_idx')
+          .on('task_samples')
+          .columns(['task_id', 'at'])
+          .execute()
+      },
+      down: (db: Kysely<unknown>) =>
+        db.schema.dropTable('task_samples').ifExists().execute(),
+    },
   }
 }
 

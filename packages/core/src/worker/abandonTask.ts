@@ -3,6 +3,7 @@ import type { Leg, LegOrder, TaskOperation } from '../domain/taskEngineState.js'
 import { CredentialUnavailableError } from '../errors/worker.js'
 import { dec } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
+import { withLegVenueFees } from './legVenueFees.js'
 import { credentialErrorText } from './resolveCredential.js'
 import { retryNote } from './retryNote.js'
 import {
@@ -180,13 +181,14 @@ async function closeReachable(
       })
       return step.now + RETRY_MS
     }
-    const booked = bookFills(step.task, driven.op)
+    const done = await withLegVenueFees(driven.op, io)
+    const booked = bookFills(step.task, done)
     await step.save({
       ...booked,
       engineState: {
         ...step.state,
         op: null,
-        books: bookLegBooks(step.task, driven.op),
+        books: bookLegBooks(step.task, done),
       },
     })
     for (const l of open) {

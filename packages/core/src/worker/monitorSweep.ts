@@ -29,6 +29,7 @@ import {
   NEAR_THRESHOLD_MAX_AGE_MS,
   POSITIONS_MAX_AGE_MS,
 } from './taskPhases.js'
+import { createSweepSampler } from './taskSamples.js'
 import type { WorkerDeps } from './workerDeps.js'
 
 const LEGS: readonly Leg[] = ['long', 'short']
@@ -121,6 +122,7 @@ export async function runMonitorSweep(
   let evaluated = 0
   let written = 0
   let escalated = 0
+  const sampler = createSweepSampler(deps)
   for (let i = 0; i < tasks.length; i += PAGE) {
     const entries: TaskObservation[] = []
     for (const task of tasks.slice(i, i + PAGE)) {
@@ -153,6 +155,7 @@ export async function runMonitorSweep(
       }
       evaluated++
       const verdict = evaluateRunningTask(task, legs, now, deps.fundingGraceMs)
+      sampler.offer(task, legs, verdict, now)
       const changed = changedShows(task, verdict) ?? {}
       const closing = closeStart(task, verdict)
       if (closing !== null) {
@@ -174,6 +177,7 @@ export async function runMonitorSweep(
     }
     written += (await deps.store.tasks.recordObservations(entries)).length
   }
+  await sampler.flush()
   return { evaluated, written, escalated }
 }
 

@@ -15,6 +15,7 @@ import {
 import { CredentialUnavailableError, FencedOutError } from '../errors/worker.js'
 import { msToIso } from '../util/time.js'
 import { abandonTask } from './abandonTask.js'
+import { withLegVenueFees } from './legVenueFees.js'
 import { pendingReasonPatch, recordPendingReason } from './pendingReasons.js'
 import { reportWorkerEvent } from './reportWorkerEvent.js'
 import { retryNote } from './retryNote.js'
@@ -251,7 +252,7 @@ export async function resume(
     error: unreachable.length > 0 ? retryNote(unreachable) : step.task.error,
   })
   if (!allDone(driven.op)) return step.now + RETRY_MS
-  return completeOperation(step, driven.op)
+  return completeOperation(step, await withLegVenueFees(driven.op, io))
 }
 
 /**

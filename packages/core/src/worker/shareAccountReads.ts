@@ -238,7 +238,13 @@ function shareOne(adapter: VenueAdapter, clock: Clock): VenueAdapter {
     // a venue without a dead-man switch keeps showing none
     ...armOf(adapter),
     ...balancesOf(adapter),
+    ...orderFeesOf(adapter),
   }
+}
+
+function orderFeesOf(adapter: VenueAdapter): Pick<VenueAdapter, 'orderFees'> {
+  const orderFees = adapter.orderFees?.bind(adapter)
+  return orderFees ? { orderFees } : {}
 }
 
 function balancesOf(adapter: VenueAdapter): Pick<VenueAdapter, 'balances'> {

@@ -128,11 +128,13 @@ function fromVenue(
     state: final ? 'done' : 'sending',
     filledBase: decString(filled),
     averagePrice,
+    venueOrderId: v.venueOrderId,
     ...(final && averagePrice !== null
       ? {
           builderFeeUsd: decString(
             filled.mul(averagePrice).mul(rate).toDecimalPlaces(8),
           ),
+          ...(v.feeUsd === undefined ? {} : { venueFeeUsd: v.feeUsd }),
         }
       : {}),
     failed:

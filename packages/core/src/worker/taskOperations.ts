@@ -91,6 +91,7 @@ export function bookLegBooks(
       base: o.filledBase,
       price: o.averagePrice,
       builderFeeUsd: o.builderFeeUsd ?? '0',
+      venueFeeUsd: o.venueFeeUsd ?? null,
       sizeBefore: (l === 'long' ? t.longSize : t.shortSize) ?? '0',
       entryBefore: l === 'long' ? t.longEntry : t.shortEntry,
     })

@@ -27,6 +27,11 @@ export interface WorkerDeps {
   /** what the worker did, for metrics @default not observed */
   readonly observer?: WorkerObserver | undefined
   /**
+   * how often the monitor samples a running task's funding and PnL for
+   * its history (`GET .../tasks/{id}/history`) @default TASK_SAMPLE_MS (60 s)
+   */
+  readonly taskSampleMs?: number | undefined
+  /**
    * The process the worker runs in, where the composition root can tell:
    * a worker on the same machine whose process is gone is fenced at once
    * and its leases taken over @default unknown: leases wait out the

@@ -21,11 +21,11 @@ const LIST_PARAMS = new Set(['limit', 'status', 'updatedSince', 'cursor'])
 
 /** List query: known names only, each at most once, then the schema. */
 export function listQuery(ctx: RequestContext): ListQuery {
-  const raw = knownOnce(ctx, LIST_PARAMS)
-  if (typeof raw.limit === 'string' && /^\d{1,4}$/.test(raw.limit)) {
-    raw.limit = Number(raw.limit)
-  }
-  return parseInput(ListQuery, raw, 'invalid_query')
+  return parseInput(
+    ListQuery,
+    numericLimit(knownOnce(ctx, LIST_PARAMS)),
+    'invalid_query',
+  )
 }
 
 /**
@@ -39,7 +39,19 @@ export function queryInput<S extends v.GenericSchema>(
   const names = new Set(
     'entries' in schema ? Object.keys(schema.entries as object) : [],
   )
-  return parseInput(schema, knownOnce(ctx, names), 'invalid_query')
+  return parseInput(
+    schema,
+    numericLimit(knownOnce(ctx, names)),
+    'invalid_query',
+  )
+}
+
+/** A `limit` of 1..4 digits is a number; anything else the schema refuses. */
+function numericLimit(raw: Record<string, unknown>): Record<string, unknown> {
+  if (typeof raw.limit === 'string' && /^\d{1,4}$/.test(raw.limit)) {
+    raw.limit = Number(raw.limit)
+  }
+  return raw
 }
 
 function knownOnce(

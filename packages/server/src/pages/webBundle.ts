@@ -2,7 +2,7 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 
 /** The browser pages built from `packages/server/web/<name>/main.ts`. */
-export type WebEntry = 'dashboard' | 'bind'
+type WebEntry = 'dashboard' | 'bind'
 
 /**
  * Bundles one browser page's script from the sources in this repository

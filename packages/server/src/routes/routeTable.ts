@@ -2,6 +2,8 @@ import type { Route } from '../router.js'
 import type { ServerDeps } from '../serverDeps.js'
 import { ACCOUNT_ROUTES } from './accountRoutes.js'
 import { API_KEY_ROUTES } from './apiKeyRoutes.js'
+import { BIND_PAGES } from './bindPages.js'
+import { DASHBOARD_PAGES } from './dashboardPages.js'
 import { DOCS_PAGES } from './docsPages.js'
 import { MARKET_ROUTES } from './marketRoutes.js'
 import { METRICS_PAGE } from './metricsPage.js'
@@ -42,6 +44,8 @@ export const ROUTE_SPECS: readonly RouteSpec[] = ROUTE_DECLARATIONS.map(
  */
 export const PAGE_DECLARATIONS: readonly PageDeclaration[] = [
   ...DOCS_PAGES,
+  ...BIND_PAGES,
+  ...DASHBOARD_PAGES,
   METRICS_PAGE,
 ]
 

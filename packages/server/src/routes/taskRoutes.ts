@@ -6,6 +6,7 @@ import {
   EmptyBody,
   EmptyQuery,
   getTask,
+  getTaskHistory,
   ListQuery,
   listTasks,
   prepareCreateTask,
@@ -13,6 +14,8 @@ import {
   ResizeTaskBody,
   resizeTask,
   TaskAck,
+  TaskHistory,
+  TaskHistoryQuery,
   TaskList,
   TaskResponse,
 } from '@dn/core'
@@ -93,6 +96,30 @@ export const TASK_ROUTES = [
     (env) =>
       bearerRead(env, (key, input) =>
         getTask(env.deps.store, key, input.params.taskId as string),
+      ),
+  ),
+  defineRoute(
+    {
+      ...read,
+      path: `${BASE}/{taskId}/history`,
+      operationId: 'getTaskHistory',
+      summary:
+        "A task's funding and PnL over time (samples the worker took while it ran) and its close rules",
+      request: { query: TaskHistoryQuery },
+      success: {
+        status: 200,
+        schema: TaskHistory,
+        description: 'The newest samples at or after `since`, oldest first',
+      },
+    },
+    (env) =>
+      bearerRead(env, (key, input) =>
+        getTaskHistory(
+          env.deps.store,
+          key,
+          input.params.taskId as string,
+          input.query,
+        ),
       ),
   ),
   defineRoute(

@@ -5,6 +5,7 @@ import {
   checkSignatures,
   EmptyQuery,
   isAppError,
+  listVenueAccounts,
   listVenueBindings,
   loadBatch,
   msToIso,
@@ -16,6 +17,7 @@ import {
   SubmitVenueBindingsBody,
   submitVenueBindings,
   UnavailableError,
+  VenueAccountList,
   VenueBindingBatch,
   VenueBindingList,
   type VenueTarget,
@@ -206,6 +208,35 @@ export const VENUE_BINDING_ROUTES = [
     (env) =>
       publicHandler(env, ({ headers: h }) =>
         listVenueBindings(env.deps, walletReadOf(h)),
+      ),
+  ),
+  defineRoute(
+    {
+      tag: 'Venue bindings',
+      auth: 'wallet',
+      idempotent: false,
+      method: 'GET',
+      path: '/v1/venue-accounts',
+      operationId: 'listVenueAccounts',
+      summary:
+        "Look up the wallet's Lighter account indexes at the venues (wallet-signed headers, action list_venue_accounts)",
+      request: { query: EmptyQuery, headers: WalletHeaders },
+      success: {
+        status: 200,
+        schema: VenueAccountList,
+        description:
+          'Per venue that names accounts by index: the indexes it lists for the wallet',
+      },
+      errors: [
+        ...WALLET_ERRORS,
+        'invalid_wallet_headers',
+        'binding_unavailable',
+      ],
+      components: { VenueAccountList },
+    },
+    (env) =>
+      publicHandler(env, ({ headers: h }) =>
+        listVenueAccounts(bindingDeps(env.deps), walletReadOf(h)),
       ),
   ),
   defineRoute(

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import {
+  dec,
   roundPrice,
   UncertainSubmissionError,
   type VenueAdapter,
@@ -7,6 +8,7 @@ import {
   VenueUnavailableError,
 } from '@dn/core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { venueStyle } from '../sim/venueStyle.js'
 
 /** What one adapter under test brings to the shared suite. */
 interface VenueAdapterBed {
@@ -110,6 +112,44 @@ export function runVenueAdapterContract(
           (p) => p.market === bed.market && Number(p.size) > 0,
         ),
       ).toBe(true)
+    })
+
+    test("a filled order's venue fee: on its answer, or read from the venue's fill history", async () => {
+      // another long: the position the next tests read stays open
+      const { price, size } = await priced('long', 1.01)
+      const id = cloid()
+      const since = Date.now() - 60_000
+      const placed = await bed.adapter.place(bed.cred, {
+        market: bed.market,
+        side: 'long',
+        size,
+        price,
+        timeInForce: 'ioc',
+        reduceOnly: false,
+        clientOrderId: id,
+      })
+      expect(placed.state).toBe('filled')
+      const fee =
+        placed.feeUsd ??
+        (await bed.adapter.orderFees?.(bed.cred, bed.market, {
+          clientOrderId: id,
+          venueOrderId: placed.venueOrderId,
+          filledBase: placed.filledBase,
+          since,
+        }))
+      // the simulated venues charge their base-tier taker rate per fill
+      const rate = venueStyle(bed.adapter.venue).fees.taker
+      const notional = dec(placed.filledBase).mul(placed.averagePrice ?? 0)
+      const expected = notional.mul(rate)
+      expect(fee, 'a fee is known').toEqual(expect.any(String))
+      // fills are charged one by one, each to the micro-dollar
+      expect(
+        dec(fee ?? 'NaN')
+          .sub(expected)
+          .abs()
+          .lte('0.00001'),
+      ).toBe(true)
+      if (dec(rate).gt(0)) expect(dec(fee ?? 0).gt(0)).toBe(true)
     })
 
     test('balances: the collateral, with the margin the position holds', async () => {

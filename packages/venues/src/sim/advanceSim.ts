@@ -58,7 +58,7 @@ function fillResting(state: SimState): void {
       const room = reducibleSize(account, order.market, order.side)
       if (room.lt(qty)) qty = room
     }
-    fillOrder(state, order, qty, order.price)
+    fillOrder(state, order, qty, order.price, 'maker')
     state.resting.delete(order)
     if (order.filled.eq(order.size)) {
       setOrderState(state.style, order, 'filled')

@@ -10,26 +10,36 @@ import {
 
 /**
  * Executes `qty` of an order at `price`: the order's filled size and
- * average, then the owner's net position (see `applyToPosition`).
+ * average, the venue's fee out of the owner's collateral (taker rate when
+ * the order crossed the book, maker when it rested), then the owner's net
+ * position (see `applyToPosition`).
  */
 export function fillOrder(
   state: SimState,
   order: SimOrder,
   qty: Decimal,
   price: Decimal,
+  liquidity: 'taker' | 'maker',
 ): void {
   const m = state.markets.get(order.market)
   if (!m || qty.lte(0)) return
+  const notional = qty.mul(price)
+  const fee = usd(notional.mul(state.style.fees[liquidity]))
   order.filled = order.filled.add(qty)
-  order.filledNotional = order.filledNotional.add(qty.mul(price))
+  order.filledNotional = order.filledNotional.add(notional)
+  const account = accountOf(state, order.owner)
+  account.collateral = account.collateral.sub(fee)
+  const signed = order.side === 'long' ? qty : qty.neg()
+  const realizedPnl = applyToPosition(account, m, signed, price)
   order.fills.push({
     qty,
     price,
     time: state.clock.now(),
     tradeId: state.nextTradeId++,
+    fee,
+    maker: liquidity === 'maker',
+    realizedPnl,
   })
-  const signed = order.side === 'long' ? qty : qty.neg()
-  applyToPosition(accountOf(state, order.owner), m, signed, price)
 }
 
 /**

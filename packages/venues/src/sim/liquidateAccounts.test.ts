@@ -15,15 +15,18 @@ describe('liquidation price model', () => {
     })
     const cross = simTestKit()
     cross.ex.place(OWNER, cross.req({ size: '1' }))
-    // (100011 - 100000) / 0.9875 = 11.14 -> 11.2 on the 0.1 tick
-    expect(cross.ex.positions(OWNER)[0]?.liquidationPrice).toBe('11.2')
+    // the taker fee (0.045% of 100011 = 45.00495) leaves 99954.99505:
+    // (100011 - 99954.99505) / 0.9875 = 56.72 -> 56.8 on the 0.1 tick
+    expect(cross.ex.account(OWNER).collateralUsd).toBe('99954.99505')
+    expect(cross.ex.positions(OWNER)[0]?.liquidationPrice).toBe('56.8')
     const short = simTestKit()
     short.ex.place(
       OWNER,
       short.req({ side: 'short', size: '1', price: '99000' }),
     )
-    // (100000 + 99989) / 1.0125 = 197520.49 -> down, toward the mark
-    expect(short.ex.positions(OWNER)[0]?.liquidationPrice).toBe('197520')
+    // after the fee (44.99505): (99955.00495 + 99989) / 1.0125 =
+    // 197475.56 -> down, toward the mark
+    expect(short.ex.positions(OWNER)[0]?.liquidationPrice).toBe('197475')
   })
 })
 
@@ -51,7 +54,8 @@ describe('liquidation', () => {
       marginMode: 'isolated',
       pnlUsd: '-8861',
     })
-    expect(k.ex.account(OWNER).collateralUsd).toBe('91139')
+    // 100000 - 8861 lost - 45.00495 taker fee on the opening fill
+    expect(k.ex.account(OWNER).collateralUsd).toBe('91093.99505')
     expect(k.ex.order(OWNER, resting.clientOrderId)).toMatchObject({
       state: 'cancelled',
       venueStatus: 'liquidatedCanceled',

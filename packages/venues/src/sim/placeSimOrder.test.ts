@@ -223,7 +223,8 @@ describe('reduce-only, netting, cancel', () => {
     expect(k.ex.positions(OWNER)).toEqual([
       expect.objectContaining({ size: '-0.2', entryPrice: '99992.5' }),
     ])
-    expect(k.ex.account(OWNER).collateralUsd).toBe('99999')
+    // taker fees at 0.045%: (10000.5 + 19999 + 9999) × 0.00045 = 17.999325
+    expect(k.ex.account(OWNER).collateralUsd).toBe('99981.000675')
     k.ex.place(OWNER, k.req({ size: '0.2', price: '100100' }))
     expect(k.ex.positions(OWNER)).toEqual([])
   })

@@ -154,6 +154,6 @@ function take(state: SimState, m: SimMarketState, order: SimOrder): void {
     if (long ? level.price.gt(order.price) : level.price.lt(order.price)) return
     const qty = level.size.lt(left) ? level.size : left
     takeFromBook(m, long ? 'asks' : 'bids', level.price, qty)
-    fillOrder(state, order, qty, level.price)
+    fillOrder(state, order, qty, level.price, 'taker')
   }
 }

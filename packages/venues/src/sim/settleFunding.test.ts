@@ -42,7 +42,13 @@ test('behavior: funding settles once per hour boundary; long pays a positive rat
   expect(all.map((p) => p.time)).toEqual([iso(T0 + HOUR), iso(T0 + 2 * HOUR)])
   expect(k.ex.funding(OWNER, 'BTC', iso(T0 + HOUR + 1))).toHaveLength(1)
   expect(k.ex.funding(OWNER, 'ETH', since)).toEqual([])
-  const total = all.reduce((s, p) => s.add(p.amountUsd), dec(100_000))
+  // less the taker fee of the opening fill (0.045% of its notional)
+  const opened = k.ex.fills(OWNER, 0).filter((f) => f.market === 'BTC')[0]
+  expect(opened?.maker).toBe(false)
+  const fee = dec(opened?.price ?? 0)
+    .mul('0.1')
+    .mul('0.00045')
+  const total = all.reduce((s, p) => s.add(p.amountUsd), dec(100_000).sub(fee))
   expect(k.ex.account(OWNER).collateralUsd).toBe(decString(total))
 })
 

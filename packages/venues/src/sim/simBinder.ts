@@ -98,7 +98,8 @@ const HL_AGENT_NAME = 'dn'
  * Binding against a simulated venue, checked as the real venue checks it.
  *
  * - findAccount: `hl` an account exists; Lighter also that `accountIndex` is
- *   the owner's; Aster has no preflight (always found).
+ *   the owner's; Aster has no preflight (always found). listAccounts
+ *   (Lighter): the owner's faucet account, if any.
  * - prepare: a fresh agent key (hl, aster) or Lighter API key (injected
  *   generator) in the lowest free slot 5..254 (not 157), the venue's sign
  *   requests, fee approvals when `config.feeApproval`.
@@ -412,6 +413,19 @@ export function createSimBinder(options: SimBinderOptions): SimBinder {
       await gate()
       return accountState(owner, target.accountIndex)
     },
+    // only Lighter names accounts by index
+    ...(isLighterVenue(venue)
+      ? {
+          async listAccounts(owner: string): Promise<number[]> {
+            await gate()
+            try {
+              return [exchange.accountIndex(owner)]
+            } catch {
+              return []
+            }
+          },
+        }
+      : {}),
     async prepare(owner, target, config): Promise<PreparedVenue> {
       requireAddress('owner', owner)
       if (target.venue !== venue) {

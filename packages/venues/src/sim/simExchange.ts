@@ -91,6 +91,12 @@ export interface SimFillView {
   /** Unix ms */
   readonly time: number
   readonly tradeId: number
+  /** the trading fee charged, USD */
+  readonly fee: string
+  /** it rested on the book; false: it crossed it */
+  readonly maker: boolean
+  /** PnL realized on the position it shrank, USD */
+  readonly realizedPnl: string
   readonly clientOrderId: string
   readonly venueOrderId: string
 }
@@ -369,6 +375,9 @@ function fillsSince(
         size: decString(f.qty),
         time: f.time,
         tradeId: f.tradeId,
+        fee: decString(f.fee),
+        maker: f.maker,
+        realizedPnl: decString(f.realizedPnl),
         clientOrderId: o.clientOrderId,
         venueOrderId: o.venueOrderId,
       })

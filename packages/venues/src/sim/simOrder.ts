@@ -1,5 +1,6 @@
 import {
   type Decimal,
+  dec,
   decString,
   type OrderSide,
   type TimeInForce,
@@ -16,6 +17,12 @@ export interface SimFill {
   readonly time: number
   /** unique per venue, increasing */
   readonly tradeId: number
+  /** the trading fee charged, USD (micro-dollars) */
+  readonly fee: Decimal
+  /** it rested on the book (maker rate); false: it crossed (taker) */
+  readonly maker: boolean
+  /** PnL the fill realized on the position it shrank, USD; else 0 */
+  readonly realizedPnl: Decimal
 }
 
 /** An order as the simulated venue keeps it (mutable engine state). */
@@ -78,6 +85,7 @@ export function orderView(order: SimOrder): VenueOrder {
     size: decString(order.size),
     filledBase: decString(order.filled),
     averagePrice: average,
+    feeUsd: decString(order.fills.reduce((sum, f) => sum.add(f.fee), dec(0))),
     venueStatus: order.venueStatus,
     reason: order.reason,
   }

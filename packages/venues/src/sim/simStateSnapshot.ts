@@ -76,6 +76,10 @@ export interface SimOrderSnapshot {
     readonly price: string
     readonly time: number
     readonly tradeId: number
+    /** absent in snapshots saved before the fakes charged fees */
+    readonly fee?: string | undefined
+    readonly maker?: boolean | undefined
+    readonly realizedPnl?: string | undefined
   }[]
   readonly state: VenueOrderState
   readonly venueStatus: string
@@ -221,6 +225,9 @@ function orderToSnapshot(o: SimOrder): SimOrderSnapshot {
       price: f.price.toString(),
       time: f.time,
       tradeId: f.tradeId,
+      fee: f.fee.toString(),
+      maker: f.maker,
+      realizedPnl: f.realizedPnl.toString(),
     })),
   }
 }
@@ -237,6 +244,9 @@ function orderFrom(o: SimOrderSnapshot): SimOrder {
       price: dec(f.price),
       time: f.time,
       tradeId: f.tradeId,
+      fee: dec(f.fee ?? '0'),
+      maker: f.maker ?? false,
+      realizedPnl: dec(f.realizedPnl ?? '0'),
     })),
   }
 }

@@ -25,10 +25,21 @@ export interface VenueReasons {
   readonly duplicate: string
 }
 
-/** How one venue names order states and words its rejects. */
+/**
+ * A venue's trading fee rates (fractions of the filled notional) for an
+ * account at its base tier: `taker` when the order crossed the book,
+ * `maker` when it rested and was filled later.
+ */
+export interface VenueFeeRates {
+  readonly taker: string
+  readonly maker: string
+}
+
+/** How one venue names order states, words its rejects and charges fees. */
 export interface VenueStyle {
   /** the state a remainder of an IOC ends in (Aster: expired) */
   readonly iocRemainder: VenueOrderState
+  readonly fees: VenueFeeRates
   status(state: VenueOrderState, cause?: SimOrderCause): string
   readonly reasons: VenueReasons
 }
@@ -37,6 +48,8 @@ const DUPLICATE = 'duplicate clientOrderId'
 
 const hl: VenueStyle = {
   iocRemainder: 'cancelled',
+  // perps tier 0: 0.045% taker, 0.015% maker (docs: trading/fees)
+  fees: { taker: '0.00045', maker: '0.00015' },
   status: (state, cause) => {
     if (state === 'cancelled' && cause === 'reduce_only')
       return 'reduceOnlyCanceled'
@@ -74,6 +87,8 @@ const ASTER_STATUS: Record<VenueOrderState, string> = {
 
 const aster: VenueStyle = {
   iocRemainder: 'expired',
+  // futures base tier: 0.035% taker, 0.01% maker (docs: fee structure)
+  fees: { taker: '0.00035', maker: '0.0001' },
   status: (state) => ASTER_STATUS[state],
   reasons: {
     unknownMarket: 'Invalid symbol.',
@@ -95,6 +110,8 @@ const aster: VenueStyle = {
 
 const lighter: VenueStyle = {
   iocRemainder: 'cancelled',
+  // a standard account trades without fees (docs: account types)
+  fees: { taker: '0', maker: '0' },
   status: (state, cause) => {
     if (state === 'cancelled' && cause === 'reduce_only')
       return 'canceled-reduce-only'

@@ -15,6 +15,7 @@ import {
   type VenueAdapter,
   type VenueBalance,
   type VenueCredential,
+  type VenueFilledOrder,
   type VenueOrder,
   type VenueOrderRequest,
   type VenuePosition,
@@ -61,6 +62,7 @@ import {
 } from './armAsterCancelAll.js'
 import { ASTER_ACCOUNT_PATH, parseAsterBalance } from './asterBalance.js'
 import { asterClientOrderId } from './asterClientOrderId.js'
+import { parseAsterOrderFees } from './asterOrderFees.js'
 import { AsterRejectedError } from './asterRejectedError.js'
 import { createAsterStreamedPositions } from './asterStreamedPositions.js'
 import {
@@ -657,6 +659,35 @@ export function createAsterAdapter(options: AsterAdapterOptions): AsterAdapter {
 
     order: (cred: VenueCredential, market: string, clientOrderId: string) =>
       query(cred, market, clientOrderId),
+
+    async orderFees(
+      cred: VenueCredential,
+      market: string,
+      order: VenueFilledOrder,
+    ): Promise<string | null> {
+      if (order.venueOrderId === null) return null
+      // the order answers carry no commission; its trades do (weight 5)
+      const raw = await signed(
+        cred,
+        'GET',
+        '/fapi/v3/userTrades',
+        [
+          ['symbol', market],
+          ['orderId', order.venueOrderId],
+        ],
+        'read',
+        undefined,
+        // bookkeeping after the fact, as funding reads are
+        'history',
+      )
+      const fees = parseAsterOrderFees(
+        raw,
+        order.venueOrderId,
+        order.filledBase,
+      )
+      if (fees === undefined) throw badRead('userTrades', raw)
+      return fees
+    },
 
     accountReadsPerMinute(): number | undefined {
       // positionRisk, against the per-IP REQUEST_WEIGHT

@@ -17,6 +17,7 @@ import {
   type VenueAdapter,
   type VenueBalance,
   type VenueCredential,
+  type VenueFilledOrder,
   type VenueOrder,
   type VenueOrderRequest,
   type VenueOrderState,
@@ -50,7 +51,7 @@ import { armHlCancelAll, HL_CANCEL_ALL_SWITCH } from './armHlCancelAll.js'
 import { parseHlBalance } from './hlBalance.js'
 import { createHlCumFunding, HL_SETTLED_AFTER_MS } from './hlCumFunding.js'
 import { hlExchangeResponse } from './hlExchangeResponse.js'
-import { hlFillAverage } from './hlFillAverage.js'
+import { hlOrderFills } from './hlOrderFills.js'
 import {
   createHlBudget,
   createHlTransport,
@@ -460,13 +461,37 @@ export function createHyperliquidAdapter(
       if (!found || dec(found.order.filledBase).isZero()) {
         return found?.order ?? null
       }
-      const averagePrice = await hlFillAverage(
+      const fills = await hlOrderFills(
         post,
         user,
-        found,
+        { oid: found.oid, startTime: found.timestamp },
         found.order.filledBase,
+        'urgent',
       )
-      return { ...found.order, averagePrice }
+      if (!fills) return { ...found.order, averagePrice: null }
+      return {
+        ...found.order,
+        averagePrice: fills.averagePrice,
+        ...(fills.feeUsd === null ? {} : { feeUsd: fills.feeUsd }),
+      }
+    },
+
+    async orderFees(
+      cred: VenueCredential,
+      _market: string,
+      order: VenueFilledOrder,
+    ): Promise<string | null> {
+      const oid = Number(order.venueOrderId)
+      if (order.venueOrderId === null || !Number.isSafeInteger(oid)) return null
+      const fills = await hlOrderFills(
+        post,
+        owner(cred),
+        { oid, startTime: order.since },
+        order.filledBase,
+        // bookkeeping after the fact, as funding reads are
+        'history',
+      )
+      return fills?.feeUsd ?? null
     },
 
     streamAccounts(accounts: readonly StreamedAccount[]): void {

@@ -44,6 +44,7 @@ import {
   createLighterNonceManager,
   type LighterNonceManager,
 } from './createLighterNonceManager.js'
+import { lighterAccountFees } from './lighterAccountFees.js'
 import type { LighterAdapterContext } from './lighterAdapterContext.js'
 import { lighterClientOrderIndex } from './lighterClientOrderIndex.js'
 import {
@@ -294,6 +295,8 @@ export function createLighterAdapter(
   const lastRest = new Map<number, number>()
   /** account index → the balance its last REST read carried */
   const balances = createHeldBalances(clock)
+  /** account index → its orders' fees, as its last REST read showed */
+  const feesByAccount = new Map<number, '0' | null>()
   /** `account?by=index`: positions and balance in one read */
   async function restAccount(
     key: ReturnType<typeof lighterCredential>,
@@ -308,6 +311,8 @@ export function createLighterAdapter(
       priority,
     )
     lastRest.set(key.accountIndex, sentAt)
+    const fees = lighterAccountFees(raw)
+    if (fees !== undefined) feesByAccount.set(key.accountIndex, fees)
     const balance = parseLighterBalance(raw, sentAt)
     if (balance) balances.hold(String(key.accountIndex), balance)
     return { raw, balance }
@@ -417,6 +422,16 @@ export function createLighterAdapter(
       const m = (await markets()).find((x) => x.symbol === market)
       if (!m) return null
       return ctx.findOrder(key, m, clientOrderId)
+    },
+
+    async orderFees(cred: VenueCredential): Promise<string | null> {
+      // the tier decides, not the order: the account reads that the
+      // snapshots make anyway keep it current, so this seldom reads
+      const key = lighterCredential(cred)
+      const known = feesByAccount.get(key.accountIndex)
+      if (known !== undefined) return known
+      const { raw } = await restAccount(key, 'history')
+      return lighterAccountFees(raw) ?? null
     },
 
     async positions(

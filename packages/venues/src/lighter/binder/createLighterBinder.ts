@@ -56,8 +56,9 @@ export interface LighterBinderOptions {
 }
 
 /**
- * Binding on Lighter's real protocol. findAccount: `accountsByL1Address`
- * (and `account?by=index` for an index not listed there). prepare: a new
+ * Binding on Lighter's real protocol. listAccounts: `accountsByL1Address`.
+ * findAccount: the same (and `account?by=index` for an index not listed
+ * there). prepare: a new
  * API key in the lowest free slot 5..254 (not 157) per `apikeys`, its
  * nonce from `nextNonce`, the owner's personal_sign of the real `Register
  * Lighter Account` message and, with fee approval, the one-line consent.
@@ -77,10 +78,8 @@ export function createLighterBinder(
     budget: lighterBudgetOf(options, clock),
   })
 
-  async function findAccount(
-    owner: string,
-    target: VenueTarget,
-  ): Promise<'found' | 'missing' | 'not_owned'> {
+  /** `accountsByL1Address`: the owner's account indexes ([] when none). */
+  async function listAccounts(owner: string): Promise<number[]> {
     let raw: Record<string, unknown>
     try {
       raw = await transport.get(
@@ -91,7 +90,7 @@ export function createLighterBinder(
       )
     } catch (err) {
       if (err instanceof LighterRejectedError) {
-        if (/account not found/i.test(err.reason)) return 'missing'
+        if (/account not found/i.test(err.reason)) return []
         throw new VenueUnavailableError(
           `lighter accountsByL1Address: ${err.reason}`,
           {
@@ -102,9 +101,16 @@ export function createLighterBinder(
       throw err
     }
     const subs = Array.isArray(raw.sub_accounts) ? raw.sub_accounts : []
-    const indexes = subs
+    return subs
       .map((s: unknown) => (isObj(s) ? intField(s.index) : null))
       .filter((i): i is number => i !== null)
+  }
+
+  async function findAccount(
+    owner: string,
+    target: VenueTarget,
+  ): Promise<'found' | 'missing' | 'not_owned'> {
+    const indexes = await listAccounts(owner)
     if (indexes.length === 0) return 'missing'
     if (
       target.accountIndex === undefined ||
@@ -175,6 +181,7 @@ export function createLighterBinder(
   const binder: VenueBinder = {
     venue,
     findAccount,
+    listAccounts,
     prepare,
     verify: verifySignRequest,
     complete: (owner, entry) =>

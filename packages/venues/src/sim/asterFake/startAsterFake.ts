@@ -36,6 +36,7 @@ import {
   type AsterFakeStreamClient,
   createAsterFakeStreams,
 } from './asterFakeStreams.js'
+import { userTrades } from './asterFakeTrades.js'
 import { createAsterFakeUserStreams } from './asterFakeUserStreams.js'
 
 export interface AsterFakeOptions {
@@ -137,6 +138,7 @@ const SIGNED: Record<string, Signed> = {
   'GET /fapi/v3/positionSide/dual': positionMode,
   'POST /fapi/v3/positionSide/dual': positionMode,
   'GET /fapi/v3/income': income,
+  'GET /fapi/v3/userTrades': userTrades,
   'GET /fapi/v3/agent': (state, user) => agents(state, user),
   'POST /fapi/v3/noop': () => ({ code: 200, msg: 'success' }),
 }
