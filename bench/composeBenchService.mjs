@@ -42,7 +42,6 @@ export async function composeBenchService(o) {
   // environment, nonces and stored credentials from the store
   // and as `dn up`: one metrics registry for the API, worker and venues
   const metrics = createDnMetrics()
-  metrics.watchQueues(store, { now: () => Date.now() })
   const options = { ...protocolVenueOptions(env, store, master), metrics }
   const lighterTier = options.lighterTier ?? 'standard'
   const sim = createSimVenues({ seed: Number(env.BENCH_BUDGET_SEED ?? 1) })

@@ -13,6 +13,7 @@ import type {
 import { createPostgresStore } from '@dn/core/postgres'
 import { createSqliteStore } from '@dn/core/sqlite'
 import {
+  type DnMetrics,
   type Logger,
   type RunningServer,
   type ServerDeps,
@@ -105,6 +106,8 @@ export interface TestServiceOptions {
   readonly rateLimit?: number
   readonly venueOrders?: VenueOrderLookup
   readonly logger?: Logger
+  /** the process's metrics, served on /metrics @default none (404) */
+  readonly metrics?: DnMetrics
   /** market data the API checks commands against (default: sim markets) */
   readonly markets?: MarketData
   /** venue binding (binders, secrets, config); routes answer 503 without */
@@ -128,6 +131,7 @@ export async function startTestService(
     masterKey,
     env: 'test',
     logger: o.logger ?? silentLogger,
+    ...(o.metrics ? { metrics: o.metrics } : {}),
     ...(o.clock ? { clock: o.clock } : {}),
     ...(o.workerResize === undefined ? {} : { workerResize: o.workerResize }),
     ...(o.rateLimit === undefined ? {} : { rateLimit: o.rateLimit }),

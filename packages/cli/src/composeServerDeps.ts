@@ -59,6 +59,8 @@ export function composeServerDeps(o: ComposeServerDepsOptions): ServerDeps {
     limit: o.rateLimit ?? DEFAULT_RATE_LIMIT.limit,
   }
   const logger = o.logger ?? processLogger()
+  // the queues behind this API, read at each scrape
+  o.metrics?.watchQueues(o.store, clock)
   return {
     store: o.store,
     clock,

@@ -3,7 +3,6 @@ import {
   createAdapterOrderLookup,
   createAesGcmSecrets,
   startWorker,
-  systemClock,
   type WorkerStopReport,
 } from '@dn/core'
 import { createDnMetrics, startHttpServer } from '@dn/server'
@@ -100,7 +99,6 @@ async function runUp(flags: UpFlags, mode: 'up' | 'serve'): Promise<void> {
   })
   // one registry: the API's requests and, in `dn up`, its worker's work
   const metrics = createDnMetrics()
-  metrics.watchQueues(store, systemClock)
   const options = { ...protocolVenueOptions(env, store, masterKey), metrics }
   // `dn up` runs the venues; `dn serve` speaks to the same ones as workers
   const venues =

@@ -68,6 +68,7 @@ export function withApiKey(
               remaining: deps.authFailureLimiter.limit,
               resetMs: 0,
             }
+      if (!hit.allowed) deps.metrics?.rateLimited('service', 'auth_failures')
       const failure = errorResponse(
         hit.allowed
           ? err
