@@ -125,10 +125,14 @@ describe('dn up starting', () => {
     expect(lines[2]).toMatch(
       /^dn: venue protocols: hl http:\/\/127\.0\.0\.1:\d+, lighter http:\/\/127\.0\.0\.1:\d+, lighter-mainnet http:\/\/127\.0\.0\.1:\d+, aster http:\/\/127\.0\.0\.1:\d+$/,
     )
-    expect(lines[3]).toMatch(
+    const api = `http://127.0.0.1:${port}`
+    expect(lines[3]).toBe(
+      `dn: in a browser: dashboard ${api}/, bind a wallet ${api}/bind, API reference ${api}/docs; Prometheus ${api}/metrics`,
+    )
+    expect(lines[4]).toMatch(
       /^dn: next, in another terminal: npx dn wallet new/,
     )
-    expect(lines[4]).toMatch(/^dn: stopped on SIGTERM/)
+    expect(lines[5]).toMatch(/^dn: stopped on SIGTERM/)
     expect(r.code).toBe(0)
     expect(statSync(join(data, 'dn.sqlite')).mode & 0o777).toBe(0o600)
     expect(statSync(join(data, 'master.key')).mode & 0o777).toBe(0o600)

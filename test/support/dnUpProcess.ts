@@ -64,12 +64,30 @@ export function spawnDnUp(
 
 /**
  * `dn up` as a user starts it; resolves once it said it is up and
- * `/health` answers (throws, killing it, after 20 s).
+ * `/health` answers (throws, killing it, after 20 s). Ports it chose
+ * itself are chosen again when another process took one between the
+ * choice and the listen (files run in parallel).
  */
 export async function startDnUp(
   cli: string,
   data: string,
   o: UpOptions = {},
+): Promise<DnUpProcess> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startDnUpOnce(cli, data, o)
+    } catch (err) {
+      const chosen = o.port === undefined || o.simPort === undefined
+      const taken = String(err).includes('EADDRINUSE')
+      if (!chosen || !taken || attempt === 3) throw err
+    }
+  }
+}
+
+async function startDnUpOnce(
+  cli: string,
+  data: string,
+  o: UpOptions,
 ): Promise<DnUpProcess> {
   const port = o.port ?? (await freePort())
   const simPort = o.simPort ?? (await freePort())
@@ -97,5 +115,6 @@ export async function startDnUp(
     await new Promise((r) => setTimeout(r, 100))
   }
   up.child.kill('SIGKILL')
+  await up.exit
   throw new Error(`dn up did not start: ${up.err()}`)
 }

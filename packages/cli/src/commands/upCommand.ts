@@ -185,6 +185,7 @@ async function runUp(flags: UpFlags, mode: 'up' | 'serve'): Promise<void> {
     `${[
       `dn: ${parts.join(', ')} (store: ${store.dialect}, env: ${deps.env})`,
       `dn: venue protocols: ${protocols.join(', ')}`,
+      `dn: in a browser: dashboard ${server.url}/, bind a wallet ${server.url}/bind, API reference ${server.url}/docs; Prometheus ${server.url}/metrics`,
       ...(saved
         ? [
             `dn: simulated venues restored from ${simStatePath(dataDir)} (saved ${new Date(saved.savedAt).toISOString()})`,
