@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { type Browser, chromium } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bundleCli } from './support/bundleCli.js'
+import { launchChromium, requireChromium } from './support/chromium.js'
 import { startDnUp } from './support/dnUpProcess.js'
 import {
   call,
@@ -12,9 +13,6 @@ import {
   type TestService,
 } from './support/testService.js'
 
-// Debian's chromium, driven by playwright-core (which downloads no browser).
-// Missing is a failure, not a skip: `scripts/browser-up.sh` installs it.
-const CHROMIUM = process.env.DN_CHROMIUM_PATH ?? '/usr/bin/chromium'
 const ARTIFACTS = fileURLToPath(new URL('./artifacts/', import.meta.url))
 const ASSET = '/docs/assets/redoc.standalone.js'
 
@@ -91,13 +89,8 @@ describe('GET /docs: the API reference page', () => {
   })
 
   it('renders every operation in Chromium, loading nothing from elsewhere', async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `chromium is missing at ${CHROMIUM}: run scripts/browser-up.sh ` +
-          '(installs Debian chromium; as root, or it prints the apt command)',
-      )
-    }
-    browser = await chromium.launch({ executablePath: CHROMIUM })
+    requireChromium()
+    browser = await launchChromium()
     const page = await browser.newPage({
       viewport: { width: 1280, height: 900 },
     })

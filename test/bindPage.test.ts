@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { type Browser, chromium, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -11,11 +11,10 @@ import {
   type WalletCall,
 } from './support/browserWallet.js'
 import { bundleCli } from './support/bundleCli.js'
+import { launchChromium, requireChromium } from './support/chromium.js'
 import { type DnUpProcess, startDnUp } from './support/dnUpProcess.js'
 import { newWallet, signWalletMessage } from './support/wallet.js'
 
-// Debian's chromium, driven by playwright-core (which downloads no browser).
-const CHROMIUM = process.env.DN_CHROMIUM_PATH ?? '/usr/bin/chromium'
 const ARTIFACTS = fileURLToPath(new URL('./artifacts/', import.meta.url))
 const VENUES = ['hl', 'aster', 'lighter', 'lighter-mainnet'] as const
 const row = (venue: string, state: string) =>
@@ -33,15 +32,11 @@ describe('/bind: binding from a browser wallet', () => {
   let browser: Browser
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `chromium is missing at ${CHROMIUM}: run scripts/browser-up.sh`,
-      )
-    }
+    requireChromium()
     cli = await bundleCli()
     dir = mkdtempSync(join(tmpdir(), 'dn-bindpage-'))
     up = await startDnUp(cli, join(dir, 'data'))
-    browser = await chromium.launch({ executablePath: CHROMIUM })
+    browser = await launchChromium()
     mkdirSync(ARTIFACTS, { recursive: true })
   }, 90_000)
 

@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { type Browser, chromium, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bundleCli } from './support/bundleCli.js'
+import { launchChromium, requireChromium } from './support/chromium.js'
 import { startDnUp } from './support/dnUpProcess.js'
 import {
   call,
@@ -14,9 +15,6 @@ import {
 } from './support/testService.js'
 import { startWorkerBed, type WorkerBed } from './support/workerHarness.js'
 
-// Debian's chromium, driven by playwright-core (which downloads no browser).
-// Missing is a failure, not a skip: `scripts/browser-up.sh` installs it.
-const CHROMIUM = process.env.DN_CHROMIUM_PATH ?? '/usr/bin/chromium'
 const ARTIFACTS = fileURLToPath(new URL('./artifacts/', import.meta.url))
 
 describe('GET /: the dashboard page and its assets', () => {
@@ -102,11 +100,7 @@ describe('the dashboard in Chromium, against the service and simulated venues', 
   let unknown: string
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `chromium is missing at ${CHROMIUM}: run scripts/browser-up.sh`,
-      )
-    }
+    requireChromium()
     bed = await startWorkerBed({ dialect: 'sqlite', taskSampleMs: SAMPLE_MS })
     o = await bed.owner()
     // a task that runs, sampled over four slots
@@ -150,7 +144,7 @@ describe('the dashboard in Chromium, against the service and simulated venues', 
       key: o.apiKey,
     })
     expect(order.body.order.status).toBe('unknown')
-    browser = await chromium.launch({ executablePath: CHROMIUM })
+    browser = await launchChromium()
   }, 120_000)
   afterAll(async () => {
     await browser?.close()

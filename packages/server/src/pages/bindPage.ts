@@ -124,19 +124,3 @@ tr[data-state=failed] td.state,tr[data-state=expired] td.state,tr[data-state=sto
 .secret code{display:block;word-break:break-all;padding:8px;background:var(--bg);border:1px solid var(--line);border-radius:6px;user-select:all}
 code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.9em}
 `
-
-/**
- * What the page may load: only this server. No inline script or style
- * (the styles are a file), no other origin; the wallet is the browser
- * extension's provider, which needs no network access from the page.
- */
-export const BIND_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ')

@@ -30,22 +30,6 @@ export const DASHBOARD_HTML = `<!doctype html>
 </html>
 `
 
-/**
- * What the dashboard may load: its own script, stylesheet and API on this
- * server, nothing inline, nothing from elsewhere (`img-src data:` is the
- * empty icon). The API key it holds can only ever be sent here.
- */
-export const DASHBOARD_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ')
-
 /** The stylesheet, from `packages/server/web/dashboard/` of this package. */
 export async function readDashboardStyle(): Promise<Buffer> {
   const require = createRequire(import.meta.url)

@@ -1,15 +1,15 @@
 import { staticHandler } from '../http/staticHandler.js'
 import {
-  BIND_CSP,
   BIND_CSS,
   BIND_SCRIPT_PATH,
   BIND_STYLE_PATH,
   bindPageHtml,
 } from '../pages/bindPage.js'
+import { SELF_ONLY_CSP } from '../pages/selfOnlyCsp.js'
 import { webBundle } from '../pages/webBundle.js'
 import { definePage } from './pageSpec.js'
 
-const headers = { 'content-security-policy': BIND_CSP }
+const headers = { 'content-security-policy': SELF_ONLY_CSP }
 
 /**
  * The browser binding page: a wallet in the browser binds venues and

@@ -1,16 +1,16 @@
 import { staticHandler } from '../http/staticHandler.js'
 import {
-  DASHBOARD_CSP,
   DASHBOARD_HTML,
   DASHBOARD_SCRIPT_PATH,
   DASHBOARD_STYLE_PATH,
   readDashboardStyle,
 } from '../pages/dashboardPage.js'
+import { SELF_ONLY_CSP } from '../pages/selfOnlyCsp.js'
 import { webBundle } from '../pages/webBundle.js'
 import { definePage } from './pageSpec.js'
 
 const headers = {
-  'content-security-policy': DASHBOARD_CSP,
+  'content-security-policy': SELF_ONLY_CSP,
   'referrer-policy': 'no-referrer',
 }
 
