@@ -163,7 +163,7 @@ describe.each(dialects())(
       })
     })
 
-    test('two orders on one account and market go one at a time', async () => {
+    test('two orders on one account and market go one at a time; the one waiting for the lock reads no quote', async () => {
       const a = await place({
         venue: 'lighter-mainnet',
         market: 'BTC',
@@ -181,13 +181,23 @@ describe.each(dialects())(
       // a slow venue keeps the first submission holding the account lock
       // while the second tries to take it
       bed.venues.exchanges['lighter-mainnet'].setFaults({ latencyMs: 100 })
+      const adapter = bed.worker.adapters['lighter-mainnet']
+      const quote = adapter.quote
+      let quotes = 0
+      adapter.quote = (symbol) => {
+        quotes += 1
+        return quote.call(adapter, symbol)
+      }
       try {
         await runWorkerRound(bed.worker)
       } finally {
+        adapter.quote = quote
         bed.venues.exchanges['lighter-mainnet'].setFaults({})
       }
       const first = [(await get(a)).status, (await get(b)).status].sort()
       expect(first).toEqual(['filled', 'pending'])
+      // the lock is taken before the venue is read: one quote, the sender's
+      expect(quotes).toBe(1)
       await bed.advance(500)
       expect([(await get(a)).status, (await get(b)).status]).toEqual([
         'filled',

@@ -185,16 +185,8 @@ async function submit(step: Step): Promise<number | null> {
         : messageOf(err),
     )
   }
-  let plan: { size: string; price: string }
-  try {
-    plan = await priceDirectOrder(adapter, order, key.maxSizeUsd)
-  } catch (err) {
-    if (err instanceof VenueUnavailableError) return now + OUTAGE_RETRY_MS
-    if (err instanceof AppError && err.code === 'order_rejected') {
-      return refuse(err.message)
-    }
-    throw err
-  }
+  // the lock first: an order waiting on another operation's lock costs no
+  // venue read (its quote is read once it holds the lock, then fresh)
   const lock = accountMarketLock(order.owner, order.venue, order.market)
   const holder = lockHolder(deps.workerId, 'order', order.id)
   const iso = msToIso(now)
@@ -203,6 +195,16 @@ async function submit(step: Step): Promise<number | null> {
     return now + 200
   }
   try {
+    let plan: { size: string; price: string }
+    try {
+      plan = await priceDirectOrder(adapter, order, key.maxSizeUsd)
+    } catch (err) {
+      if (err instanceof VenueUnavailableError) return now + OUTAGE_RETRY_MS
+      if (err instanceof AppError && err.code === 'order_rejected') {
+        return refuse(err.message)
+      }
+      throw err
+    }
     const sending = venueOrderTransition(perpOrderAttempt(order), {
       type: 'committed',
       now,
