@@ -14,10 +14,18 @@ const connect = connectFrameClient
 describe('Lighter fake account_all', () => {
   let bed: LighterTestBed
   beforeAll(async () => {
-    bed = await openLighterTestBed('lighter-mainnet', 23, undefined, {
-      accountStreamIntervalMs: 50,
-      wsLimits: { subscriptionsPerConnection: 2 },
-    })
+    // the venue's clock stands still: the marks cannot step between the
+    // pushed frame and the REST read it is compared with
+    const frozen = Date.now()
+    bed = await openLighterTestBed(
+      'lighter-mainnet',
+      23,
+      { now: () => frozen },
+      {
+        accountStreamIntervalMs: 50,
+        wsLimits: { subscriptionsPerConnection: 2 },
+      },
+    )
     fillLighterBed(bed, 'long', '0.02')
   })
   afterAll(() => bed?.fake.close())
