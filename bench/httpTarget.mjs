@@ -3,7 +3,7 @@
 // PostgreSQL when DN_BENCH_DB is a postgres:// URL). Prints one JSON line
 // with what the load needs (url, bearer key, a task id), then serves until
 // stdin closes.
-import { randomBytes, randomUUID } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
@@ -48,13 +48,8 @@ async function openStore() {
 
 async function service() {
   // loaded here: the bare server's RSS is node:http's alone
-  const { generatePrivateKey, privateKeyToAccount } = await import(
-    'viem/accounts'
-  )
+  const { createBenchOwner } = await import('./benchOwner.mjs')
   const { composeServerDeps } = await import('../packages/cli/dist/index.js')
-  const { DEFAULT_BINDING_AUTH_DOMAIN, walletMessage } = await import(
-    '../packages/core/dist/index.js'
-  )
   const { silentLogger, startHttpServer } = await import(
     '../packages/server/dist/index.js'
   )
@@ -77,49 +72,12 @@ async function service() {
     if (dir) rmSync(dir, { recursive: true, force: true })
   }
   if (process.env.DN_BENCH_SETUP === '0') return { url: srv.url }
-  const wallet = privateKeyToAccount(generatePrivateKey())
-  const owner = wallet.address.toLowerCase()
-  const now = new Date().toISOString()
-  for (const venue of ['hl', 'aster']) {
-    await store.bindings.upsert({
-      id: randomUUID(),
-      owner,
-      venue,
-      status: 'bound',
-      accountIndex: null,
-      credentialRef: null,
-      credentialCiphertext: null,
-      createdAt: now,
-      updatedAt: now,
-    })
-  }
-  const expiresAt = Math.floor(Date.now() / 1000) + 120
-  const nonce = randomBytes(16).toString('base64url')
-  const payload = {
-    owner,
-    venues: ['hl', 'aster'],
+  const created = await createBenchOwner({
+    url: srv.url,
+    store,
+    venueIds: ['hl', 'aster'],
     maxSizeUsd: 1_000_000,
-    label: null,
-    nonce,
-    expiresAt,
-  }
-  const signature = await wallet.signMessage({
-    message: walletMessage(
-      DEFAULT_BINDING_AUTH_DOMAIN,
-      'create_api_key',
-      payload,
-    ),
   })
-  const created = await fetch(`${srv.url}/v1/api-keys`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      owner,
-      venues: payload.venues,
-      maxSizeUsd: payload.maxSizeUsd,
-      authorization: { nonce, expiresAt, signature },
-    }),
-  }).then((r) => r.json())
   const task = await fetch(`${srv.url}/v1/delta-neutral/tasks`, {
     method: 'POST',
     headers: {

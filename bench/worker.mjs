@@ -5,13 +5,13 @@
 // 2. monitoring throughput of running paired tasks vs. the same loop with
 //    store-only steps.
 // Run with `npm run bench` (builds first, after bench/http.mjs).
+
 import { randomBytes, randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { Worker } from 'node:worker_threads'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import {
   composeServerDeps,
   composeWorkerDeps,
@@ -22,18 +22,17 @@ import {
   ACTIVE_TASK_STATUSES,
   createAdapterOrderLookup,
   createAesGcmSecrets,
-  DEFAULT_BINDING_AUTH_DOMAIN,
   MONITOR_MS,
   msToIso,
   runMonitorSweep,
   runWorkerRound,
   shareAccountReads,
   startWorker,
-  walletMessage,
 } from '../packages/core/dist/index.js'
 import { createSqliteStore } from '../packages/core/dist/store/sqlite.js'
 import { silentLogger, startHttpServer } from '../packages/server/dist/index.js'
 import { createSimVenues } from '../packages/venues/dist/sim/index.js'
+import { createBenchOwner } from './benchOwner.mjs'
 
 const env = process.env
 const ORDERS = Number(env.BENCH_ORDERS ?? 300)
@@ -92,54 +91,14 @@ async function openService({ markets, adapters, clock }) {
  * As test/support/workerHarness.ts: faucet every venue of the owner, bind
  * them with the faucet's account index, create a key via the signed route.
  */
-async function createOwner(svc, venues, venueIds) {
-  const wallet = privateKeyToAccount(generatePrivateKey())
-  const owner = wallet.address.toLowerCase()
-  const now = new Date().toISOString()
-  for (const venue of venueIds) {
-    const { accountIndex } = venues.faucet(venue, owner)
-    await svc.store.bindings.upsert({
-      id: randomUUID(),
-      owner,
-      venue,
-      status: 'bound',
-      accountIndex: String(accountIndex),
-      credentialRef: null,
-      credentialCiphertext: null,
-      createdAt: now,
-      updatedAt: now,
-    })
-  }
-  const expiresAt = Math.floor(Date.now() / 1000) + 120
-  const nonce = randomBytes(16).toString('base64url')
-  const payload = {
-    owner,
-    venues: venueIds,
+function createOwner(svc, venues, venueIds) {
+  return createBenchOwner({
+    url: svc.url,
+    store: svc.store,
+    venueIds,
     maxSizeUsd: 100_000,
-    label: null,
-    nonce,
-    expiresAt,
-  }
-  const signature = await wallet.signMessage({
-    message: walletMessage(
-      DEFAULT_BINDING_AUTH_DOMAIN,
-      'create_api_key',
-      payload,
-    ),
+    faucet: (venue, owner) => venues.faucet(venue, owner),
   })
-  const res = await fetch(`${svc.url}/v1/api-keys`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      owner,
-      venues: venueIds,
-      maxSizeUsd: payload.maxSizeUsd,
-      authorization: { nonce, expiresAt, signature },
-    }),
-  })
-  const body = await res.json()
-  if (res.status !== 201) throw new Error(`api key: ${JSON.stringify(body)}`)
-  return { owner, apiKey: body.apiKey }
 }
 
 /** The store with `listen` that never fires: the worker only polls. */

@@ -1,14 +1,12 @@
-import { execFile } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { bundleCli } from './support/bundleCli.js'
 import { get } from './support/dnUpCalls.js'
 import { type DnUpProcess, startDnUp } from './support/dnUpProcess.js'
+import { runPiped } from './support/runCli.js'
 
-const run = promisify(execFile)
 const BURST = 120
 
 /**
@@ -39,11 +37,12 @@ describe('durable acceptance under group commit', () => {
   })
 
   async function dn(...args: string[]): Promise<string> {
-    const { stdout } = await run(process.execPath, [cli, ...args], {
-      env: { ...process.env, DN_MASTER_KEY: '', DN_PRIVATE_KEY: '' },
-      timeout: 60_000,
+    const r = await runPiped(cli, args, {
+      DN_MASTER_KEY: '',
+      DN_PRIVATE_KEY: '',
     })
-    return stdout
+    if (r.code !== 0) throw new Error(`dn ${args[0]}: ${r.err}`)
+    return r.out
   }
 
   test('every order answered 202 before a SIGKILL is there after the restart', async () => {

@@ -77,4 +77,16 @@ describe('withLegVenueFees', () => {
     const mute = await withLegVenueFees(op({ long: leg() }), { long: io() })
     expect(mute.legs.long?.venueFeeUsd).toBeNull()
   })
+
+  test('a read still queued after 2 s: unknown, the operation completes without it', async () => {
+    vi.useFakeTimers()
+    try {
+      const queued = vi.fn(() => new Promise<string>(() => {}))
+      const done = withLegVenueFees(op({ long: leg() }), { long: io(queued) })
+      await vi.advanceTimersByTimeAsync(2_000)
+      expect((await done).legs.long?.venueFeeUsd).toBeNull()
+    } finally {
+      vi.useRealTimers()
+    }
+  })
 })

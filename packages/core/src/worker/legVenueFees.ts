@@ -9,11 +9,29 @@ import type { LegIo } from './taskLegOrders.js'
 const CLOCK_SLACK_MS = 60_000
 
 /**
+ * Longest the completion of an operation waits for a fee read: the read
+ * goes at the budget's lowest priority and may queue behind routine reads,
+ * while the task's new status should not.
+ */
+const FEE_READ_WAIT_MS = 2_000
+
+/** `p`'s value, or null once it failed or `ms` passed without one. */
+function within<T>(p: Promise<T>, ms: number): Promise<T | null> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), ms)
+  })
+  return Promise.race([p.catch(() => null), late]).finally(() =>
+    clearTimeout(timer),
+  )
+}
+
+/**
  * The operation with the venue trading fee of each filled leg order that
  * does not carry one yet, read once from its venue (`orderFees`). A fee
  * that cannot be read (venue unavailable, history behind, a fee in
- * another asset) is recorded as null, unknown: the fee never holds up the
- * task, and the read is not retried.
+ * another asset, no answer within FEE_READ_WAIT_MS) is recorded as null,
+ * unknown: the fee never holds up the task, and the read is not retried.
  */
 export async function withLegVenueFees(
   op: TaskOperation,
@@ -29,14 +47,15 @@ export async function withLegVenueFees(
       const read = ctx?.adapter.orderFees
       const feeUsd =
         ctx && read
-          ? await read
-              .call(ctx.adapter, ctx.cred, ctx.market, {
+          ? await within(
+              read.call(ctx.adapter, ctx.cred, ctx.market, {
                 clientOrderId: order.clientOrderId,
                 venueOrderId: order.venueOrderId ?? null,
                 filledBase: order.filledBase,
                 since: Date.parse(op.startedAt) - CLOCK_SLACK_MS,
-              })
-              .catch(() => null)
+              }),
+              FEE_READ_WAIT_MS,
+            )
           : null
       legs[leg] = { ...order, venueFeeUsd: feeUsd }
     }),

@@ -1,34 +1,6 @@
-/** Sorted keys, no whitespace: the payload form the service verifies. */
-export function canonicalJson(value: unknown): string {
-  const sort = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(sort)
-    if (v !== null && typeof v === 'object') {
-      const o = v as Record<string, unknown>
-      return Object.fromEntries(
-        Object.keys(o)
-          .sort()
-          .filter((k) => o[k] !== undefined)
-          .map((k) => [k, sort(o[k])]),
-      )
-    }
-    return v
-  }
-  return JSON.stringify(sort(value))
-}
-
-/** The service's four-line wallet message (contract "Wallet authorization"). */
-export function walletMessage(
-  domain: string,
-  action: string,
-  payload: unknown,
-): string {
-  return [
-    'service venue binding v1',
-    `domain=${domain}`,
-    `action=${action}`,
-    `payload=${canonicalJson(payload)}`,
-  ].join('\n')
-}
+// the service's own message builder: pure (no Node API), so the page
+// bundles the very code the server verifies with instead of a copy
+export { walletMessage } from '../../../core/src/auth/walletMessage.js'
 
 /** 24 random base64url characters: an authorization nonce. */
 export function newNonce(): string {

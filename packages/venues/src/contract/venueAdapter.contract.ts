@@ -86,7 +86,8 @@ export function runVenueAdapterContract(
       }
     })
 
-    test('an IOC order fills and is found by its client order id', async () => {
+    /** A long IOC through the mark: it fills. */
+    async function longIoc() {
       const { price, size } = await priced('long', 1.01)
       const id = cloid()
       const placed = await bed.adapter.place(bed.cred, {
@@ -98,6 +99,11 @@ export function runVenueAdapterContract(
         reduceOnly: false,
         clientOrderId: id,
       })
+      return { id, size, placed }
+    }
+
+    test('an IOC order fills and is found by its client order id', async () => {
+      const { id, size, placed } = await longIoc()
       expect(placed).toMatchObject({
         clientOrderId: id,
         state: 'filled',
@@ -115,19 +121,9 @@ export function runVenueAdapterContract(
     })
 
     test("a filled order's venue fee: on its answer, or read from the venue's fill history", async () => {
-      // another long: the position the next tests read stays open
-      const { price, size } = await priced('long', 1.01)
-      const id = cloid()
       const since = Date.now() - 60_000
-      const placed = await bed.adapter.place(bed.cred, {
-        market: bed.market,
-        side: 'long',
-        size,
-        price,
-        timeInForce: 'ioc',
-        reduceOnly: false,
-        clientOrderId: id,
-      })
+      // another long: the position the next tests read stays open
+      const { id, placed } = await longIoc()
       expect(placed.state).toBe('filled')
       const fee =
         placed.feeUsd ??
