@@ -21,6 +21,7 @@ import {
   call,
   createOwnerWithKey,
   dialects,
+  startPeerService,
   startTestService,
   type TestService,
   testClock,
@@ -269,6 +270,75 @@ describe.each(dialects())('API key routes over HTTP (%s)', (dialect) => {
         revokedAt: expect.stringMatching(ISO_RE),
       }),
     ])
+  })
+
+  it('revoke: another server on the database, holding the key in its cache, refuses it at once', async () => {
+    const peer = await startPeerService(svc)
+    // SQLite's peer reads the revocation counter on every request, so it
+    // refuses at once; PostgreSQL's hears a NOTIFY sent at commit, which
+    // the database delivers a moment later: the test waits for that.
+    const heard = async (before: string | undefined) => {
+      if (dialect === 'sqlite') return
+      const until = Date.now() + 3000
+      while ((await peer.store.revocationMark()) === before) {
+        if (Date.now() > until) throw new Error('the NOTIFY never came')
+        await new Promise((r) => setTimeout(r, 2))
+      }
+    }
+    try {
+      const a = await createOwnerWithKey(svc)
+      const b = await createOwnerWithKey(svc)
+      // both servers have read (and cached) both keys
+      for (const s of [svc, peer]) {
+        for (const k of [a, b]) {
+          expect((await call(s, 'GET', TASKS, { key: k.apiKey })).status).toBe(
+            200,
+          )
+        }
+      }
+      // PostgreSQL's first mark starts its LISTEN; keys are cached once it runs
+      let before = await peer.store.revocationMark()
+      for (let i = 0; before === undefined && i < 300; i++) {
+        await new Promise((r) => setTimeout(r, 10))
+        before = await peer.store.revocationMark()
+      }
+      expect(before).not.toBeUndefined()
+      for (const k of [a, b]) await call(peer, 'GET', TASKS, { key: k.apiKey })
+      expect((await revokeKeyRaw(svc, a.wallet, a.keyId)).status).toBe(200)
+      await heard(before)
+      for (const s of [peer, svc]) {
+        expectError(
+          await call(s, 'GET', TASKS, { key: a.apiKey }),
+          401,
+          'unauthorized',
+        )
+        expect((await call(s, 'GET', TASKS, { key: b.apiKey })).status).toBe(
+          200,
+        )
+      }
+      // and the other way round: the revoking server itself at once
+      before = await svc.store.revocationMark()
+      expect((await revokeKeyRaw(peer, b.wallet, b.keyId)).status).toBe(200)
+      expectError(
+        await call(peer, 'GET', TASKS, { key: b.apiKey }),
+        401,
+        'unauthorized',
+      )
+      if (dialect === 'postgres') {
+        const until = Date.now() + 3000
+        while ((await svc.store.revocationMark()) === before) {
+          if (Date.now() > until) throw new Error('the NOTIFY never came')
+          await new Promise((r) => setTimeout(r, 2))
+        }
+      }
+      expectError(
+        await call(svc, 'GET', TASKS, { key: b.apiKey }),
+        401,
+        'unauthorized',
+      )
+    } finally {
+      await peer.close()
+    }
   })
 })
 

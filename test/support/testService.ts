@@ -155,6 +155,38 @@ export async function startTestService(
   }
 }
 
+/**
+ * A second server on `svc`'s database with a store of its own, as another
+ * `dn serve` process would have it. Close it before `svc`.
+ */
+export async function startPeerService(
+  svc: TestService,
+): Promise<{ url: string; store: Store; close(): Promise<void> }> {
+  const store =
+    svc.dbFile !== undefined
+      ? await createSqliteStore({ filename: svc.dbFile })
+      : await createPostgresStore({
+          connectionString: process.env.DN_TEST_PG_URL as string,
+          schema: svc.pgSchema,
+        })
+  const deps = composeServerDeps({
+    store,
+    markets: svc.markets,
+    masterKey: svc.masterKey,
+    env: 'test',
+    logger: silentLogger,
+  })
+  const server = await startHttpServer(deps, { port: 0 })
+  return {
+    url: server.url,
+    store,
+    async close() {
+      await server.close()
+      await store.close()
+    },
+  }
+}
+
 /** Marks venues bound for an owner, as the binding worker would. */
 export async function bindVenues(
   store: Store,

@@ -2,6 +2,7 @@ import {
   type BindingConfig,
   type Clock,
   createAesGcmSecrets,
+  createApiKeyCache,
   createMemoryRateLimiter,
   createStoreRateLimiter,
   DEFAULT_BINDING_AUTH_DOMAIN,
@@ -72,6 +73,7 @@ export function composeServerDeps(o: ComposeServerDepsOptions): ServerDeps {
       ...o.binding,
       secrets: createAesGcmSecrets(deriveKey(o.masterKey, 'venue-credentials')),
     },
+    apiKeys: createApiKeyCache({ store: o.store }),
     pepper: deriveKey(o.masterKey, 'api-key-pepper'),
     authDomain: o.authDomain ?? DEFAULT_BINDING_AUTH_DOMAIN,
     rateLimiter: o.sharedRateLimit

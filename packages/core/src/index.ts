@@ -1,4 +1,5 @@
 // biome-ignore-all lint/performance/noBarrelFile: package entry point
+export * from './auth/apiKeyCache.js'
 export * from './auth/apiKeyToken.js'
 export * from './auth/authenticateApiKey.js'
 export * from './auth/verifyWalletSignature.js'

@@ -1,4 +1,5 @@
 import type {
+  ApiKeyLookup,
   BindingConfig,
   CommandDeps,
   RateLimiter,
@@ -12,6 +13,8 @@ import type { RequestLogWriter } from './requestLogWriter.js'
 
 /** Everything the HTTP edge needs; built once in the composition root. */
 export interface ServerDeps extends CommandDeps {
+  /** where authentication finds keys: a revocation-checked cache */
+  readonly apiKeys: ApiKeyLookup
   /** HMAC key for API-key secrets */
   readonly pepper: Buffer
   /** BINDING_AUTH_DOMAIN */

@@ -1,10 +1,11 @@
 import type { ApiKeyRecord } from '../domain/apiKey.js'
 import { UnauthorizedError } from '../errors/domain.js'
-import type { Repos } from '../ports/store.js'
+import type { ApiKeyLookup } from './apiKeyCache.js'
 import { digestsEqual, hashApiKeySecret, parseApiKey } from './apiKeyToken.js'
 
 export interface AuthenticateApiKeyDeps {
-  readonly repos: Pick<Repos, 'apiKeys'>
+  /** the store's `apiKeys`, or a cache of them ({@link createApiKeyCache}) */
+  readonly keys: ApiKeyLookup
   readonly env: string
   readonly pepper: Buffer
 }
@@ -24,9 +25,7 @@ export async function authenticateApiKey(
   const parsed = m?.[1] ? parseApiKey(m[1]) : undefined
   if (!parsed) throw new UnauthorizedError()
   const record =
-    parsed.env === deps.env
-      ? await deps.repos.apiKeys.get(parsed.keyId)
-      : undefined
+    parsed.env === deps.env ? await deps.keys.get(parsed.keyId) : undefined
   const hash = hashApiKeySecret(deps.pepper, parsed.secret)
   const ok = digestsEqual(hash, record?.secretHash ?? DUMMY_HASH)
   if (!record || !ok || record.revokedAt !== null) throw new UnauthorizedError()

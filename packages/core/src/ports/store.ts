@@ -456,4 +456,13 @@ export interface Store extends Repos {
   notify(channel: string): Promise<void>
   /** Subscribes to `channel`; the returned function unsubscribes. */
   listen(channel: string, onWake: () => void): Promise<() => Promise<void>>
+  /**
+   * Where API key revocations stand: a value that changes once any
+   * process commits a revocation, or `undefined` while the store cannot
+   * vouch for that (then nothing cached may be trusted). A key read after
+   * a mark was taken is current as long as the mark is unchanged. SQLite
+   * reads a revocation counter that commits with each revocation;
+   * PostgreSQL listens for a notification each revocation sends.
+   */
+  revocationMark(): Promise<string | undefined>
 }

@@ -1,9 +1,10 @@
-import type { Insertable } from 'kysely'
+import { type Insertable, sql } from 'kysely'
 import type { ApiKeyRecord } from '../domain/apiKey.js'
 import type { VenueId } from '../domain/venue.js'
 import type { ApiKeyRepo } from '../ports/store.js'
 import type { ApiKeysTable } from './database.js'
 import type { RepoScope } from './repoScope.js'
+import { REVOCATION_COUNTER } from './revocationWatch.js'
 import {
   decimal,
   type FieldMap,
@@ -62,14 +63,25 @@ export function apiKeyRepo(scope: RepoScope): ApiKeyRepo {
       return rows.map(read)
     },
     async revoke(id, at) {
-      const result = await scope
-        .db()
-        .updateTable('api_keys')
-        .set({ revoked_at: storedMicros(at) })
-        .where('id', '=', id)
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst()
-      return result.numUpdatedRows > 0n
+      return scope.atomic(async (db) => {
+        const result = await db
+          .updateTable('api_keys')
+          .set({ revoked_at: storedMicros(at) })
+          .where('id', '=', id)
+          .where('revoked_at', 'is', null)
+          .executeTakeFirst()
+        if (result.numUpdatedRows === 0n) return false
+        // commits with the revocation: what a key cache checks
+        await db
+          .insertInto('counters')
+          .values({ name: REVOCATION_COUNTER, value: 1 })
+          .onConflict((oc) =>
+            oc.column('name').doUpdateSet({ value: sql`counters.value + 1` }),
+          )
+          .execute()
+        await scope.apiKeyRevoked()
+        return true
+      })
     },
   }
 }

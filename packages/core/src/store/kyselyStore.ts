@@ -15,6 +15,11 @@ import { perpOrderRepo } from './perpOrderRepo.js'
 import { rateLimitRepo } from './rateLimitRepo.js'
 import type { RepoScope } from './repoScope.js'
 import { requestLogRepo } from './requestLogRepo.js'
+import {
+  counterRevocationWatch,
+  notifyRevocationWatch,
+  revokedChannel,
+} from './revocationWatch.js'
 import { settingRepo } from './settingRepo.js'
 import { StoreError } from './storeError.js'
 import { taskRepo } from './taskRepo.js'
@@ -57,6 +62,13 @@ export function createKyselyStore(
   dialect: DialectSpec,
   notifier: Notifier,
 ): Store {
+  const revocations =
+    dialect.name === 'postgres'
+      ? notifyRevocationWatch(
+          notifier,
+          revokedChannel(dialect.migrationTableSchema),
+        )
+      : counterRevocationWatch(db)
   const open = new AsyncLocalStorage<TxContext>()
   const current = (): TxContext | undefined => {
     const ctx = open.getStore()
@@ -118,12 +130,22 @@ export function createKyselyStore(
     },
   })
 
+  const apiKeyRevoked = (ctx: TxContext | undefined) => {
+    if (!ctx) throw new StoreError('a revocation outside its transaction')
+    return revocations.revoked(ctx.db, (hook) => ctx.afterCommit.push(hook))
+  }
+
   const txScope = (ctx: TxContext): RepoScope => {
     const txDb = () => {
       if (!ctx.active) throw new StoreError('transaction already finished')
       return ctx.db
     }
-    return { dialect, db: txDb, atomic: (fn) => fn(txDb()) }
+    return {
+      dialect,
+      db: txDb,
+      atomic: (fn) => fn(txDb()),
+      apiKeyRevoked: () => apiKeyRevoked(ctx),
+    }
   }
 
   const rootScope: RepoScope = {
@@ -133,6 +155,7 @@ export function createKyselyStore(
       const ctx = current()
       return ctx ? fn(ctx.db) : begin((c) => fn(c.db))
     },
+    apiKeyRevoked: () => apiKeyRevoked(current()),
   }
 
   return {
@@ -168,8 +191,10 @@ export function createKyselyStore(
       checkChannel(channel)
       return notifier.listen(channel, () => open.exit(onWake))
     },
+    revocationMark: () => revocations.mark(),
     async close() {
       try {
+        await revocations.close()
         await notifier.close()
       } finally {
         await db.destroy()

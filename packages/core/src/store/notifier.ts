@@ -17,6 +17,12 @@ export interface Notifier {
   /** Sends on `db`: the store's pool, or the open transaction's connection. */
   notify(db: Kysely<Database>, channel: string): Promise<void>
   listen(channel: string, onWake: () => void): Promise<() => Promise<void>>
+  /**
+   * The listening session that delivers `channel` now: a number that
+   * changes whenever notifications may have been missed (a reconnect), or
+   * `undefined` while none is live.
+   */
+  session(channel: string): number | undefined
   /** Drops every subscription and frees what the notifier holds. */
   close(): Promise<void>
 }
@@ -70,6 +76,12 @@ export function localNotifier(): Notifier {
       return async () => {
         emitter.off(`wake:${channel}`, listener)
       }
+    },
+    session(channel) {
+      // in-process delivery never misses a notification
+      return closed || emitter.listenerCount(`wake:${channel}`) === 0
+        ? undefined
+        : 0
     },
     async close() {
       closed = true

@@ -4,6 +4,7 @@ import { afterAll, describe, expect, test } from 'vitest'
 import { runStoreContract } from '../ports/store.contract.js'
 import type { Store } from '../ports/store.js'
 import { createPostgresStore } from './postgres.js'
+import { revokedChannel } from './revocationWatch.js'
 
 const url = process.env.DN_TEST_PG_URL
 
@@ -91,6 +92,46 @@ if (url === undefined || url === '') {
         )
         expect(results.filter(Boolean)).toHaveLength(3)
       } finally {
+        await store.close()
+      }
+    })
+
+    test('behavior: the revocation mark is void while its LISTEN connection is down, and new after it', async () => {
+      const store = await createPostgresStore({
+        connectionString: url,
+        schema: schema('listen_loss'),
+      })
+      const admin = new pg.Client({ connectionString: url })
+      await admin.connect()
+      const channel = revokedChannel(schema('listen_loss'))
+      const listeners = async () =>
+        (
+          await admin.query(
+            'select pid from pg_stat_activity where query = $1',
+            [`LISTEN ${channel}`],
+          )
+        ).rows.map((r: { pid: number }) => r.pid)
+      const markWithin = async (ok: (m: string | undefined) => boolean) => {
+        const until = Date.now() + 5000
+        for (;;) {
+          const mark = await store.revocationMark()
+          if (ok(mark)) return mark
+          if (Date.now() > until) throw new Error(`mark stuck at ${mark}`)
+          await new Promise((r) => setTimeout(r, 10))
+        }
+      }
+      try {
+        const before = await markWithin((m) => m !== undefined)
+        const [pid] = await listeners()
+        expect(pid).toBeTypeOf('number')
+        await admin.query('select pg_terminate_backend($1)', [pid])
+        // notifications sent now would be lost: nothing cached is trusted
+        await markWithin((m) => m === undefined)
+        const after = await markWithin((m) => m !== undefined)
+        expect(after).not.toBe(before)
+        expect(await listeners()).toHaveLength(1)
+      } finally {
+        await admin.end()
         await store.close()
       }
     })

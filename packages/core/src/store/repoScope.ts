@@ -12,4 +12,9 @@ export interface RepoScope {
    * there is one, else in a new one.
    */
   atomic<T>(fn: (db: Kysely<Database>) => Promise<T>): Promise<T>
+  /**
+   * Tells the store's key caches that an API key was revoked by the
+   * statement just run (in its transaction: they learn of it on commit).
+   */
+  apiKeyRevoked(): Promise<void>
 }

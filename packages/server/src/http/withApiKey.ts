@@ -54,7 +54,7 @@ export function withApiKey(
     let key: ApiKeyRecord
     try {
       key = await authenticateApiKey(
-        { repos: deps.store, env: deps.env, pepper: deps.pepper },
+        { keys: deps.apiKeys, env: deps.env, pepper: deps.pepper },
         ctx.req.headers.authorization,
       )
     } catch (err) {

@@ -30,12 +30,18 @@ export function postgresNotifier(connectionString: string): Notifier {
   let retry: NodeJS.Timeout | undefined
   let retryMs = RETRY_MIN_MS
   let closed = false
+  // LISTEN sessions: which connection listens to each channel now
+  let connections = 0
+  let connectionId = 0
+  const listening = new Map<string, number>()
 
   const connect = (): Promise<pg.Client> => {
     if (client !== undefined) return client
     const c = new pg.Client({ connectionString })
     const attempt: Promise<pg.Client> = c.connect().then(() => c)
     client = attempt
+    connections += 1
+    connectionId = connections
     c.on('notification', (message) => {
       const channel = channels.get(message.channel)
       for (const wake of channel?.subscribers ?? []) wakeSoon(wake)
@@ -50,6 +56,7 @@ export function postgresNotifier(connectionString: string): Notifier {
   const lost = (attempt: Promise<pg.Client>) => {
     if (client !== attempt) return
     client = undefined
+    listening.clear()
     void attempt.then((c) => c.end()).catch(() => undefined)
     scheduleReconnect()
   }
@@ -66,7 +73,11 @@ export function postgresNotifier(connectionString: string): Notifier {
     if (closed || channels.size === 0) return
     try {
       const c = await connect()
-      for (const name of channels.keys()) await c.query(`LISTEN ${name}`)
+      const id = connectionId
+      for (const name of channels.keys()) {
+        await c.query(`LISTEN ${name}`)
+        if (client !== undefined && connectionId === id) listening.set(name, id)
+      }
       retryMs = RETRY_MIN_MS
       for (const channel of channels.values()) {
         for (const wake of channel.subscribers) wakeSoon(wake)
@@ -85,7 +96,12 @@ export function postgresNotifier(connectionString: string): Notifier {
       if (closed) throw new StoreError('store is closed')
       let channel = channels.get(name)
       if (channel === undefined) {
-        const ready = connect().then((c) => c.query(`LISTEN ${name}`))
+        const ready = connect().then(async (c) => {
+          const id = connectionId
+          await c.query(`LISTEN ${name}`)
+          if (client !== undefined && connectionId === id)
+            listening.set(name, id)
+        })
         channel = { subscribers: new Set(), ready: ready.then(() => undefined) }
         channels.set(name, channel)
       }
@@ -101,6 +117,7 @@ export function postgresNotifier(connectionString: string): Notifier {
         entry.subscribers.delete(subscriber)
         if (entry.subscribers.size > 0 || channels.get(name) !== entry) return
         channels.delete(name)
+        listening.delete(name)
         const current = client
         if (current === undefined || closed) return
         // a dead connection listens to nothing; nothing to undo then
@@ -116,8 +133,12 @@ export function postgresNotifier(connectionString: string): Notifier {
       }
       return unsubscribe
     },
+    session(name) {
+      return listening.get(name)
+    },
     async close() {
       closed = true
+      listening.clear()
       if (retry !== undefined) clearTimeout(retry)
       retry = undefined
       channels.clear()
