@@ -211,6 +211,64 @@ describe('processPerpOrder: submit', () => {
   })
 })
 
+describe('processPerpOrder: the account lock', () => {
+  /** the bed, with the lock's release slowed and what it saw recorded */
+  async function lockBed() {
+    const b = await bed({}, 'rest')
+    const seenAtRelease: string[] = []
+    const locks = b.store.locks
+    const deps = {
+      ...b.deps,
+      store: {
+        ...b.store,
+        locks: {
+          ...locks,
+          release: async (name: string, holder: string) => {
+            const row = await b.store.orders.get('order-1')
+            seenAtRelease.push(row?.status ?? 'none')
+            // a slow release: what it guards must not go on without it
+            await new Promise((r) => setTimeout(r, 20))
+            return locks.release(name, holder)
+          },
+        },
+      },
+    }
+    const step = async () =>
+      processPerpOrder(
+        deps,
+        (await b.store.orders.get('order-1')) as PerpOrderRecord,
+      )
+    return { ...b, step, seenAtRelease }
+  }
+
+  test('default: is released only after the venue answer is saved', async () => {
+    const { step, seenAtRelease } = await lockBed()
+    expect((await step()).status).toBe('open')
+    expect(seenAtRelease).toEqual(['open'])
+  })
+
+  test('fenced while placing: the step fails FencedOutError, handled, and the lock is released', async () => {
+    const { step, seenAtRelease, store, hl } = await lockBed()
+    const place = hl.adapter.place.bind(hl.adapter)
+    hl.adapter.place = async (cred, request) => {
+      const placed = await place(cred, request)
+      // another worker takes the row over while the answer is on its way
+      await store.orders.claim({
+        workerId: 'thief',
+        now: iso(FIXTURE_NOW + 60_000),
+        leaseMs: 60_000,
+        statuses: ['submitting'],
+        limit: 1,
+      })
+      return placed
+    }
+    await expect(step()).rejects.toMatchObject({ code: 'fenced_out' })
+    expect(seenAtRelease).toEqual(['submitting'])
+    // nothing was left to reject later without a handler
+    await new Promise((r) => setTimeout(r, 50))
+  })
+})
+
 describe('processPerpOrder: reconcile', () => {
   test('behavior: a row left submitting (worker died) becomes unknown and is looked up, not resent', async () => {
     const { step, hl, clock } = await bed({

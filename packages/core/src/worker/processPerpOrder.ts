@@ -194,6 +194,9 @@ async function submit(step: Step): Promise<number | null> {
     // another operation on this account and market is in flight
     return now + 200
   }
+  // every return below awaits: the lock is released only once what it
+  // guards is saved, and a rejection is never left without a handler
+  // while the release is awaited (that crashed the process)
   try {
     let plan: { size: string; price: string }
     try {
@@ -201,7 +204,7 @@ async function submit(step: Step): Promise<number | null> {
     } catch (err) {
       if (err instanceof VenueUnavailableError) return now + OUTAGE_RETRY_MS
       if (err instanceof AppError && err.code === 'order_rejected') {
-        return refuse(err.message)
+        return await refuse(err.message)
       }
       throw err
     }
@@ -241,7 +244,7 @@ async function submit(step: Step): Promise<number | null> {
     }
     switch (sent.type) {
       case 'placed':
-        return apply(step, next, sent.order)
+        return await apply(step, next, sent.order)
       case 'rejected':
         await step.save({
           status: perpOrderStatusOf(next),
@@ -252,6 +255,12 @@ async function submit(step: Step): Promise<number | null> {
         return null
       case 'notSent':
         // nothing reached the venue: the same client order id may go again
+        deps.logger.warn?.('order not sent; it is tried again', {
+          workerId: deps.workerId,
+          orderId: order.id,
+          venue: order.venue,
+          error: messageOf(sent.error),
+        })
         await step.save({
           status: perpOrderStatusOf(next),
           submittedAt: null,

@@ -30,6 +30,12 @@ export interface VenueRequest {
   readonly priority: RequestPriority
   /** counted before sending; [] for a venue that does not limit it */
   readonly charges: readonly RequestCharge[]
+  /**
+   * The charges were acquired already (before a lock the send waits on,
+   * so the wait for budget does not hold the lock): not counted again
+   * @default false
+   */
+  readonly prepaid?: boolean | undefined
   /** weight only the answer shows (e.g. per 20 items returned) */
   readonly answerCharges?:
     | ((json: unknown) => readonly RequestCharge[])
@@ -111,7 +117,9 @@ export function createVenueHttp<T>(
       req.kind === 'write'
         ? new UncertainSubmissionError(`${what}: ${msg}`, { cause })
         : new VenueUnavailableError(`${what}: ${msg}`, { cause })
-    await budget.acquire(budgetCharges(req.charges), req.priority)
+    if (!req.prepaid) {
+      await budget.acquire(budgetCharges(req.charges), req.priority)
+    }
     let res: Response
     try {
       res = await options.fetchFn(

@@ -7,6 +7,7 @@ import {
 } from '@dn/core'
 import { isObj } from '../../wire/jsonFields.js'
 import {
+  budgetCharges,
   createVenueHttp,
   type VenueBudgetOptions,
   type VenueProtocol,
@@ -70,7 +71,16 @@ export interface LighterTransport {
     txType: number,
     txInfo: string,
     l1Address: string,
+    /** its budget was taken by `reserveSendTx` @default false */
+    prepaid?: boolean,
   ): Promise<Record<string, unknown>>
+  /**
+   * Waits for (and counts) the budget of one `sendTx` for `l1Address`,
+   * so a sender can wait for it before taking its key's nonce lock and
+   * then send `prepaid`. Fails VenueUnavailableError, nothing counted,
+   * when the budget stays spent.
+   */
+  reserveSendTx(l1Address: string): Promise<void>
 }
 
 /** Lighter's limits are per rolling minute: a refusal waits this long. */
@@ -184,8 +194,17 @@ export function createLighterTransport(
         ),
       })
     },
-    sendTx(txType, txInfo, l1Address) {
+    reserveSendTx(l1Address) {
+      return options.budget.acquire(
+        budgetCharges(
+          lighterRequestCharges(tier, 'sendTx', l1Address.toLowerCase()),
+        ),
+        'order',
+      )
+    },
+    sendTx(txType, txInfo, l1Address, prepaid = false) {
       return send({
+        prepaid,
         method: 'POST',
         path: '/api/v1/sendTx',
         body: {

@@ -40,6 +40,10 @@ export async function sendLighterTx(
     }
     return nonce
   }
+  // The budget first, outside the key's nonce lock: sends of one key go
+  // one at a time, and a send waiting there for budget (up to its max
+  // wait) would hold every later order of the key behind it.
+  await ctx.transport.reserveSendTx(key.l1Address)
   for (let attempt = 0; ; attempt++) {
     try {
       return await ctx.nonces.withNonce(ref, fetchNext, (nonce) => {
@@ -52,7 +56,13 @@ export async function sendLighterTx(
           )
         }
         const tx = build(nonce, expiredAt)
-        return ctx.transport.sendTx(tx.txType, tx.txInfo, key.l1Address)
+        // a resend after `invalid nonce` pays for itself
+        return ctx.transport.sendTx(
+          tx.txType,
+          tx.txInfo,
+          key.l1Address,
+          attempt === 0,
+        )
       })
     } catch (err) {
       if (isInvalidNonce(err) && attempt < ctx.nonceRetries) continue
