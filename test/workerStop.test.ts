@@ -20,9 +20,9 @@ describe.each(dialects())('stopping a worker (%s)', (dialect) => {
   afterAll(() => bed?.close())
 
   /** a market order of about USD 35-100 on hl `market` (one per test: an owner's orders on a market go one at a time) */
-  async function place(market: string) {
+  async function place(market: string, by: TestOwner = o) {
     const res = await call(bed.svc, 'POST', ORDERS, {
-      key: o.apiKey,
+      key: by.apiKey,
       body: {
         venue: 'hl',
         market,
@@ -110,5 +110,64 @@ describe.each(dialects())('stopping a worker (%s)', (dialect) => {
     const row = await orders.get(id)
     expect(row?.leaseOwner).toBeNull()
     expect(row?.status).toBe('pending')
+  })
+
+  test('behavior: claims go on while a slow item runs, and its lease is renewed', async () => {
+    let release: () => void = () => {}
+    const hanging = new Promise<void>((r) => {
+      release = r
+    })
+    // an owner of its own: the other tests' orders are not in its way
+    const me = await bed.owner()
+    const slow = await place('BTC', me)
+    const hl = bed.worker.adapters.hl
+    const leaseMs = 400
+    const running = startWorker({
+      ...withPlace(async (cred, request) => {
+        // only the slow order's send hangs
+        const row = await bed.svc.store.orders.get(slow)
+        if (request.clientOrderId === row?.clientOrderId) await hanging
+        return hl.place(cred, request)
+      }),
+      leaseMs,
+    })
+    try {
+      const first = await leased(slow)
+      // new work is taken and finished while the slow one is still in flight
+      const quick = await place('ETH', me)
+      let done = await bed.svc.store.orders.get(quick)
+      for (let i = 0; i < 300 && done?.status !== 'filled'; i++) {
+        await new Promise((r) => setTimeout(r, 10))
+        done = await bed.svc.store.orders.get(quick)
+      }
+      expect(done?.status).toBe('filled')
+      // three leases' time passes (the bed's clock moves only when told)
+      for (let i = 0; i < 6; i++) {
+        bed.clock.advance(leaseMs / 2)
+        await new Promise((r) => setTimeout(r, leaseMs / 2))
+      }
+      // the slow one outlived its first lease and is still this worker's
+      const still = await bed.svc.store.orders.get(slow)
+      expect(still?.status).toBe('submitting')
+      expect(still?.leaseOwner).toBe(bed.worker.workerId)
+      expect(still?.fence).toBe(first.fence)
+      expect(Date.parse(still?.leaseExpiresAt as string)).toBeGreaterThan(
+        bed.clock.now(),
+      )
+      // so no other worker takes it over while this one lives
+      const taken = await bed.svc.store.orders.claim({
+        workerId: 'another',
+        now: new Date(bed.clock.now()).toISOString(),
+        leaseMs,
+        statuses: ['submitting'],
+        limit: 10,
+      })
+      expect(taken.map((r) => r.id)).not.toContain(slow)
+    } finally {
+      release()
+      await running.stop()
+    }
+    const after = await bed.svc.store.orders.get(slow)
+    expect(after?.status).toBe('filled')
   })
 })

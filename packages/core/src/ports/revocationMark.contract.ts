@@ -82,14 +82,15 @@ export function revocationMarkTests(databases: StoreContractDatabases) {
           throw new Error('rolled back')
         }),
       ).rejects.toThrow('rolled back')
-      await store
-        .transaction(async (tx) => {
-          await tx.transaction(async (inner) => {
+      await store.transaction(async () => {
+        // a nested transaction is a savepoint of the open one
+        await store
+          .transaction(async (inner) => {
             await inner.apiKeys.revoke(other.id, other.createdAt)
             throw new Error('savepoint rolled back')
           })
-        })
-        .catch(() => undefined)
+          .catch(() => undefined)
+      })
       expect(await store.apiKeys.revoke(k.id, k.createdAt)).toBe(false)
       // a notification that was sent would have arrived by now
       await sleep(100)

@@ -73,6 +73,7 @@ export function runStoreContract(
     for (const kind of [taskKind, orderKind, batchKind]) {
       claimTests(databases, kind)
     }
+    busyMarketTests(databases)
     taskWatchTests(databases)
     accountSnapshotTests(s, databases)
     taskSampleTests(s)
@@ -2110,6 +2111,12 @@ interface ClaimKind {
   insert(store: Store, over: ClaimFixture): Promise<Claimable>
   claim(store: Store, request: ClaimRequest<string>): Promise<Claimable[]>
   get(store: Store, id: string): Promise<Claimable | undefined>
+  renew(
+    store: Store,
+    id: string,
+    until: string,
+    fence: number,
+  ): Promise<boolean>
   /** a fenced write: sets `error` if `fence` still holds */
   write(
     store: Store,
@@ -2130,6 +2137,8 @@ const taskKind: ClaimKind = {
   claim: (store, request) =>
     store.tasks.claim(request as ClaimRequest<TaskStatus>),
   get: (store, id) => store.tasks.get(id),
+  renew: (store, id, until, fence) =>
+    store.tasks.renewLease(id, until, { fence }),
   write: (store, id, fence, at) =>
     store.tasks.update(id, { error: 'written', updatedAt: at }, { fence }),
 }
@@ -2145,6 +2154,8 @@ const orderKind: ClaimKind = {
   claim: (store, request) =>
     store.orders.claim(request as ClaimRequest<PerpOrderStatus>),
   get: (store, id) => store.orders.get(id),
+  renew: (store, id, until, fence) =>
+    store.orders.renewLease(id, until, { fence }),
   write: (store, id, fence, at) =>
     store.orders.update(id, { error: 'written', updatedAt: at }, { fence }),
 }
@@ -2160,6 +2171,8 @@ const batchKind: ClaimKind = {
   claim: (store, request) =>
     store.bindingBatches.claim(request as ClaimRequest<BindingBatchStatus>),
   get: (store, id) => store.bindingBatches.get(id),
+  renew: (store, id, until, fence) =>
+    store.bindingBatches.renewLease(id, until, { fence }),
   write: (store, id, fence, at) =>
     store.bindingBatches.update(
       id,
@@ -2170,12 +2183,107 @@ const batchKind: ClaimKind = {
 
 const sortedIds = (rows: readonly { id: string }[]) => ids(rows).sort()
 
+function busyMarketTests(databases: StoreContractDatabases) {
+  test('orders: claim skips orders on a busy account market, and only those', () =>
+    withOwnDatabase(databases, async (store) => {
+      const t = baseMs()
+      const owner = newOwner()
+      const at = new Date(t - 10_000).toISOString()
+      const put = async (over: Partial<PerpOrderRecord>) => {
+        const o = order({ owner, status: 'pending', updatedAt: at, ...over })
+        await store.orders.insert(o)
+        return o
+      }
+      const busyEth = await put({ venue: 'hl', market: 'ETH' })
+      const sol = await put({ venue: 'hl', market: 'SOL' })
+      const asterEth = await put({ venue: 'aster', market: 'ETH' })
+      const otherOwner = await put({ owner: newOwner(), market: 'ETH' })
+      const claim = (busyMarkets: string[]) =>
+        store.orders.claim({
+          workerId: 'w1',
+          now: new Date(t).toISOString(),
+          leaseMs: 60_000,
+          statuses: ['pending'],
+          limit: 100,
+          busyMarkets,
+        })
+      const first = await claim([`${owner}|hl|ETH`])
+      expect(sortedIds(first)).toEqual(sortedIds([sol, asterEth, otherOwner]))
+      expect(sortedIds(await claim([]))).toEqual([busyEth.id])
+    }))
+}
+
 function claimTests(databases: StoreContractDatabases, kind: ClaimKind) {
   const k = kind.name
   const [s1, s2, s3] = kind.statuses
   const own = <T>(
     fn: (store: Store, peer: (() => Promise<Store>) | undefined) => Promise<T>,
   ) => withOwnDatabase(databases, fn)
+
+  test(`${k}: renewLease moves only the lease's expiry, while the fence holds`, () =>
+    own(async (store) => {
+      const t = baseMs()
+      const row = await kind.insert(store, { status: s1, updatedAt: iso(t) })
+      const [mine] = await kind.claim(store, {
+        workerId: 'w1',
+        now: iso(t),
+        leaseMs: 1000,
+        statuses: [s1],
+        limit: 1,
+      })
+      expect(mine?.id).toBe(row.id)
+      const fence = mine?.fence as number
+      expect(await kind.renew(store, row.id, iso(t + 5000), fence)).toBe(true)
+      expect(await kind.get(store, row.id)).toEqual({
+        ...mine,
+        leaseExpiresAt: iso(t + 5000),
+      })
+      // renewed: not due for another worker when the first lease would end
+      const other = {
+        workerId: 'w2',
+        leaseMs: 1000,
+        statuses: [s1],
+        limit: 1,
+      }
+      expect(await kind.claim(store, { ...other, now: iso(t + 2000) })).toEqual(
+        [],
+      )
+      const [taken] = await kind.claim(store, { ...other, now: iso(t + 5000) })
+      expect(taken?.fence).toBe(fence + 1)
+      // the old fence renews nothing once the row is taken
+      expect(await kind.renew(store, row.id, iso(t + 9000), fence)).toBe(false)
+      expect((await kind.get(store, row.id))?.leaseExpiresAt).toBe(
+        iso(t + 6000),
+      )
+    }))
+
+  test(`${k}: claim skips the rows it is told to exclude, due or expired`, () =>
+    own(async (store) => {
+      const t = baseMs()
+      const insert = (over: ClaimFixture) =>
+        kind.insert(store, { updatedAt: iso(t - 10_000), ...over })
+      const running = await insert({
+        status: s1,
+        leaseOwner: 'w1',
+        leaseExpiresAt: iso(t - 1),
+        fence: 2,
+      })
+      const waiting = await insert({ status: s1 })
+      const other = await insert({ status: s1 })
+      const claim = (exclude: string[]) =>
+        kind.claim(store, {
+          workerId: 'w1',
+          now: iso(t),
+          leaseMs: 60_000,
+          statuses: [s1],
+          limit: 100,
+          exclude,
+        })
+      const first = await claim([running.id, waiting.id])
+      expect(sortedIds(first)).toEqual([other.id])
+      const second = await claim([])
+      expect(sortedIds(second)).toEqual(sortedIds([running, waiting]))
+    }))
 
   test(`${k}: claim takes only due rows: status, lease, nextCheckAt`, () =>
     own(async (store) => {

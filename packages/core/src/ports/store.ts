@@ -78,6 +78,18 @@ export interface ClaimRequest<S extends string> {
    * a lease taken over, not one given back @default not told
    */
   readonly onTakenOver?: ((id: string, from: string) => void) | undefined
+  /**
+   * Rows not to claim, due or not: the ones this worker is still
+   * advancing (a lease that ran out while it waited on a venue must not
+   * start a second run of the row beside the first) @default none
+   */
+  readonly exclude?: readonly string[] | undefined
+  /**
+   * Orders only: skip orders whose account market (`owner|venue|market`,
+   * as `accountMarketLock` names it) is among these: an operation of this
+   * worker holds that lock, so they could only find it busy @default none
+   */
+  readonly busyMarkets?: readonly string[] | undefined
 }
 
 export interface ApiKeyRepo {
@@ -129,6 +141,16 @@ export interface TaskRepo {
    * same row. Oldest `nextCheckAt`/`updatedAt` first.
    */
   claim(request: ClaimRequest<TaskStatus>): Promise<TaskRecord[]>
+  /**
+   * Moves the lease's expiry to `until` (ISO) while the row is still at
+   * `guard.fence`; nothing else changes (not `updatedAt`).
+   * @returns false when another claim has taken the row since
+   */
+  renewLease(
+    id: string,
+    until: string,
+    guard: { readonly fence: number },
+  ): Promise<boolean>
   /** Tasks of `owner` in pending, running, resizing or closing. */
   countActiveByOwner(owner: string): Promise<number>
   /**
@@ -177,6 +199,12 @@ export interface PerpOrderRepo {
   list(filter: ListFilter): Promise<PerpOrderRecord[]>
   /** Same semantics as TaskRepo.claim. */
   claim(request: ClaimRequest<PerpOrderStatus>): Promise<PerpOrderRecord[]>
+  /** Same semantics as TaskRepo.renewLease. */
+  renewLease(
+    id: string,
+    until: string,
+    guard: { readonly fence: number },
+  ): Promise<boolean>
   /**
    * Orders of `owner` in pending, submitting, open, partially_filled or
    * unknown; with `exceptVenue`, those on other venues only.
@@ -212,6 +240,12 @@ export interface BindingBatchRepo {
   claim(
     request: ClaimRequest<BindingBatchStatus>,
   ): Promise<BindingBatchRecord[]>
+  /** Same semantics as TaskRepo.renewLease. */
+  renewLease(
+    id: string,
+    until: string,
+    guard: { readonly fence: number },
+  ): Promise<boolean>
 }
 
 /**

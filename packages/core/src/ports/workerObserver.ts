@@ -45,7 +45,18 @@ export interface LeaseSteal {
   readonly from: string
 }
 
-export type WorkerEvent = WorkTransition | VenueSubmit | LeaseSteal
+/**
+ * A due row claimed: how long it waited for a worker, from when it became
+ * due (an order's or task's acceptance, or the retry time it was given).
+ */
+export interface WorkPickup {
+  readonly type: 'pickup'
+  readonly kind: WorkKind
+  readonly id: string
+  readonly waitedMs: number
+}
+
+export type WorkerEvent = WorkTransition | VenueSubmit | LeaseSteal | WorkPickup
 
 /**
  * Where the worker reports what it did, beside its log lines: the edge

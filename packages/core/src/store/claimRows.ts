@@ -21,7 +21,8 @@ export type ClaimedTable = 'tasks' | 'perp_orders' | 'binding_batches'
  * Due: status in `statuses`; no lease owner, no lease expiry or one at or
  * before `now`, or a lease owner that is fenced or last heartbeated before
  * `ownerDeadBefore`; `next_check_at` null or at or before `now`; and no fenced
- * `workers` row for `workerId` (a worker that never heartbeated may claim).
+ * `workers` row for `workerId` (a worker that never heartbeated may claim);
+ * and not in `exclude` (nor, for orders, on a market of `busyMarkets`).
  * Oldest `coalesce(next_check_at, updated_at)` first, then by id.
  */
 export function claimRows<T extends ClaimedTable>(
@@ -86,6 +87,18 @@ export function claimRows<T extends ClaimedTable>(
               .where('workers.fenced_at', 'is not', null),
           ),
         ),
+      )
+      .$if((request.exclude?.length ?? 0) > 0, (qb) =>
+        qb.where('id', 'not in', request.exclude as readonly string[]),
+      )
+      .$if(
+        table === 'perp_orders' && (request.busyMarkets?.length ?? 0) > 0,
+        (qb) =>
+          qb.where(
+            sql<string>`owner || '|' || venue || '|' || market`,
+            'not in',
+            request.busyMarkets as readonly string[],
+          ),
       )
       .orderBy((eb) => eb.fn.coalesce('next_check_at', 'updated_at'))
       .orderBy('id')

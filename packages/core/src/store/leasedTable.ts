@@ -10,6 +10,7 @@ import {
   int,
   micros,
   nullable,
+  storedMicros,
   text,
   toRow,
 } from './rowMappers.js'
@@ -87,6 +88,20 @@ export function leasedTable<R, S extends string, T extends ClaimedTable>(
     async claim(request: ClaimRequest<S>): Promise<R[]> {
       const rows = await claimRows(scope, spec.table, request)
       return rows.map(read)
+    },
+    async renewLease(
+      id: string,
+      until: string,
+      guard: { readonly fence: number },
+    ): Promise<boolean> {
+      // the lease only: updated_at says when the row last changed
+      const result = await db()
+        .updateTable(name)
+        .set({ lease_expires_at: storedMicros(until) })
+        .where('id', '=', id)
+        .where('fence', '=', guard.fence)
+        .executeTakeFirst()
+      return result.numUpdatedRows > 0n
     },
   }
   return {

@@ -5,11 +5,13 @@ const MESSAGE: Readonly<Record<WorkerEvent['type'], string>> = {
   transition: 'worker transition',
   venueSubmit: 'venue submit',
   leaseSteal: 'lease taken over',
+  pickup: 'work claimed',
 }
 
 /**
  * The one way the worker reports an event: a log line with its ids (debug
- * for a submit's timing, info otherwise) and the observer, if any.
+ * for a submit's or a claim's timing, info otherwise) and the observer, if
+ * any.
  */
 export function reportWorkerEvent(
   deps: Pick<WorkerDeps, 'logger' | 'observer' | 'workerId'>,
@@ -17,7 +19,9 @@ export function reportWorkerEvent(
 ): void {
   const { type, ...fields } = event
   const line = { workerId: deps.workerId, event: type, ...fields }
-  if (type === 'venueSubmit') deps.logger.debug?.(MESSAGE[type], line)
-  else deps.logger.info(MESSAGE[type], line)
+  // timings are debug lines: one per submit or claim
+  if (type === 'venueSubmit' || type === 'pickup') {
+    deps.logger.debug?.(MESSAGE[type], line)
+  } else deps.logger.info(MESSAGE[type], line)
   deps.observer?.observe(event)
 }

@@ -1,28 +1,29 @@
-import { FencedOutError } from '../errors/worker.js'
 import type { WorkKind } from '../ports/store.js'
 import { msToIso } from '../util/time.js'
 import { createAccountSnapshots } from './accountSnapshots.js'
 import { createDeadManSwitches } from './deadManSwitches.js'
 import { fenceGoneWorkers } from './fenceGoneWorkers.js'
 import { runMonitorSweep } from './monitorSweep.js'
-import { LIVE_WORKER_MS } from './ownerShard.js'
-import {
-  ACTIVE_BATCH_STATUSES,
-  processBindingBatch,
-} from './processBindingBatch.js'
-import { ACTIVE_ORDER_STATUSES, processPerpOrder } from './processPerpOrder.js'
-import { ACTIVE_TASK_STATUSES, MONITOR_MS, processTask } from './processTask.js'
-import { reportWorkerEvent } from './reportWorkerEvent.js'
+import { MONITOR_MS } from './processTask.js'
 import { shareAccountReads } from './shareAccountReads.js'
 import { WORK_CHANNEL, type WorkerDeps } from './workerDeps.js'
+import {
+  type ClaimSlots,
+  claimWork,
+  type RoundTracker,
+  runWorkItem,
+  type WorkItem,
+} from './workItems.js'
+
+export type { RoundTracker } from './workItems.js'
 
 /**
  * One round: claim due orders and tasks (up to `batch` of each) and advance
- * them concurrently, then (unless `sweep` is false: `startWorker` runs the
- * sweep on its own loop) evaluate the running tasks this worker watches
- * (`runMonitorSweep`). A failed item keeps its
- * lease until expiry and is retried then; a fenced-out item is dropped
- * silently.
+ * them concurrently, then (unless `sweep` is false) evaluate the running
+ * tasks this worker watches (`runMonitorSweep`). `startWorker` does not
+ * run rounds: it claims continuously; tests and benchmarks step with this.
+ * A failed item keeps its lease until expiry and is retried then; a
+ * fenced-out item is dropped silently.
  * @returns how many items were advanced, plus the watched rows written
  */
 export async function runWorkerRound(
@@ -31,121 +32,25 @@ export async function runWorkerRound(
   sweep = true,
   track?: RoundTracker,
 ): Promise<number> {
-  const now = msToIso(deps.clock.now())
-  const claim = {
-    workerId: deps.workerId,
-    now,
-    leaseMs: deps.leaseMs,
-    limit: batch,
-    // a worker silent this long is dead: what it held is taken over
-    ownerDeadBefore: msToIso(deps.clock.now() - LIVE_WORKER_MS),
-  }
-  // a lease another worker still held is a steal: it died, stalled or
-  // was fenced with work in hand
-  const stolen = (kind: WorkKind) => (id: string, from: string) =>
-    reportWorkerEvent(deps, {
-      type: 'leaseSteal',
-      kind,
-      id,
-      reason: 'taken_over',
-      from,
-    })
-  const [orders, tasks, batches] = await Promise.all([
-    deps.store.orders.claim({
-      ...claim,
-      statuses: ACTIVE_ORDER_STATUSES,
-      onTakenOver: stolen('order'),
-    }),
-    deps.store.tasks.claim({
-      ...claim,
-      statuses: ACTIVE_TASK_STATUSES,
-      onTakenOver: stolen('task'),
-    }),
-    deps.store.bindingBatches.claim({
-      ...claim,
-      statuses: ACTIVE_BATCH_STATUSES,
-      onTakenOver: stolen('binding'),
-    }),
-  ])
-  // each item with how to give its lease back (at the fence it was
-  // claimed with: a no-op once another claim has taken the row)
-  const unlease = () => ({
-    leaseOwner: null,
-    leaseExpiresAt: null,
-    updatedAt: msToIso(deps.clock.now()),
+  const work = await claimWork(deps, {
+    order: batch,
+    task: batch,
+    binding: batch,
   })
-  const work: WorkItem[] = [
-    ...orders.map((o) => ({
-      key: `order:${o.id}`,
-      run: () => processPerpOrder(deps, o),
-      release: () =>
-        deps.store.orders.update(o.id, unlease(), { fence: o.fence }),
-    })),
-    ...tasks.map((t) => ({
-      key: `task:${t.id}`,
-      run: () => processTask(deps, t),
-      release: () =>
-        deps.store.tasks.update(t.id, unlease(), { fence: t.fence }),
-    })),
-    ...batches.map((b) => ({
-      key: `binding:${b.id}`,
-      run: () => processBindingBatch(deps, b),
-      release: () =>
-        deps.store.bindingBatches.update(b.id, unlease(), {
-          fence: b.fence,
-        }),
-    })),
-  ]
-  const results = await Promise.allSettled(
-    work.map(async (w) => {
-      track?.inFlight.add(w.key)
-      track?.failed.delete(w.key)
-      try {
-        return await w.run()
-      } catch (err) {
-        // its lease is kept until expiry (the retry's backoff); a
-        // stopping worker gives it back
-        track?.failed.set(w.key, {
-          until: Date.parse(now) + deps.leaseMs,
-          release: w.release,
-        })
-        throw err
-      } finally {
-        track?.inFlight.delete(w.key)
-      }
-    }),
-  )
-  for (const r of results) {
-    if (r.status === 'rejected' && !(r.reason instanceof FencedOutError)) {
-      deps.logger.error(
-        'work item failed; it is retried when its lease expires',
-        {
-          workerId: deps.workerId,
-          error:
-            r.reason instanceof Error ? r.reason.message : String(r.reason),
-        },
-      )
-    }
-  }
+  await Promise.all(work.map((item) => runWorkItem(deps, item, track)))
   if (!sweep) return work.length
   return work.length + (await runMonitorSweep(deps)).written
 }
 
-interface WorkItem {
-  readonly key: string
-  run(): Promise<unknown>
-  release(): Promise<unknown>
-}
+/** A run this long is worth an operator's look (its lease is renewed). */
+const LONG_RUN_MS = 60_000
 
-/** What a worker's rounds are doing, for a stop to report and tidy. */
-export interface RoundTracker {
-  /** items being advanced now, as `order:<id>`, `task:<id>`, `binding:<id>` */
-  readonly inFlight: Set<string>
-  /** items that failed and kept their lease (until when), with how to give it back */
-  readonly failed: Map<
-    string,
-    { readonly until: number; release(): Promise<unknown> }
-  >
+/** A claimed item being advanced, and when its run settles. */
+interface InFlight {
+  readonly item: WorkItem
+  readonly startedAt: number
+  warned: boolean
+  readonly done: Promise<void>
 }
 
 /** What a stop left behind. */
@@ -160,7 +65,7 @@ export interface WorkerStopReport {
 export const WORKER_STOP_DEADLINE_MS = 10_000
 
 export interface WorkerOptions {
-  /** rows claimed per round and kind @default 16 */
+  /** items of each kind advanced at once @default 16 */
   readonly batch?: number
   /** longest idle wait between rounds, ms @default 250 */
   readonly idleMs?: number
@@ -213,6 +118,7 @@ export function startWorker(
   let pending = false
   const wake = () => {
     pending = true
+    for (const kind of KINDS) wanted.add(kind)
     wakeUp?.()
   }
   const startedAt = msToIso(deps.clock.now())
@@ -278,15 +184,94 @@ export function startWorker(
   })()
 
   const track: RoundTracker = { inFlight: new Set(), failed: new Map() }
-  // the claim loop never waits for the sweep's reads: it runs on its own
-  const round = () => {
+  const KINDS: readonly WorkKind[] = ['order', 'task', 'binding']
+  // the runs in flight, by kind and row id: a finished one frees its slot
+  // at once, and new work is claimed while slow ones still run
+  const running: Record<WorkKind, Map<string, InFlight>> = {
+    order: new Map(),
+    task: new Map(),
+    binding: new Map(),
+  }
+  // kinds to look at on the next claim: all of them after a wake or an
+  // idle wait; only a finished item's own kind otherwise
+  const wanted = new Set<WorkKind>(KINDS)
+  const claimDue = async (): Promise<number> => {
     // a failed item's lease has expired: nothing of ours to give back
     const now = deps.clock.now()
     for (const [key, f] of track.failed) {
       if (f.until <= now) track.failed.delete(key)
     }
-    return runWorkerRound(deps, batch, false, track)
+    const slots: Partial<Record<WorkKind, number>> = {}
+    const exclude: string[] = []
+    const busy = new Set<string>()
+    for (const kind of KINDS) {
+      const free = batch - running[kind].size
+      if (wanted.has(kind) && free > 0) slots[kind] = free
+      for (const [id, { item }] of running[kind]) {
+        exclude.push(id)
+        for (const m of item.markets) busy.add(m)
+      }
+    }
+    for (const kind of Object.keys(slots) as WorkKind[]) wanted.delete(kind)
+    if (Object.keys(slots).length === 0) return 0
+    const items = await claimWork(deps, slots as ClaimSlots, exclude, [...busy])
+    for (const item of items) {
+      const runs = running[item.kind]
+      runs.set(item.id, {
+        item,
+        startedAt: deps.clock.now(),
+        warned: false,
+        done: runWorkItem(deps, item, track).finally(() => {
+          runs.delete(item.id)
+          // its slot is free: look for more of its kind now
+          pending = true
+          wanted.add(item.kind)
+          wakeUp?.()
+        }),
+      })
+    }
+    // a kind that filled its slots may have more waiting
+    for (const kind of KINDS) {
+      const claimed = items.filter((i) => i.kind === kind).length
+      if (claimed > 0 && claimed === slots[kind]) wanted.add(kind)
+    }
+    return items.length
   }
+
+  // A run waiting on a venue (its budget, a slow answer) may outlast its
+  // lease: while this worker lives its leases are renewed, so a slow item
+  // is not taken over by another worker (whose run would be as slow, and
+  // be taken back: neither would finish). A dead worker's leases are
+  // taken over as ever, once its heartbeat stops.
+  const renewing = setInterval(
+    () => {
+      const now = deps.clock.now()
+      for (const kind of KINDS) {
+        for (const run of running[kind].values()) {
+          const { item } = run
+          if (!run.warned && now - run.startedAt > LONG_RUN_MS) {
+            // its lease is renewed while it runs: say so, once
+            run.warned = true
+            deps.logger.warn?.('a work item has been running for a minute', {
+              workerId: deps.workerId,
+              item: item.key,
+              ms: now - run.startedAt,
+            })
+          }
+          if (item.leaseUntil - now > deps.leaseMs / 2) continue
+          item.renew(now + deps.leaseMs).catch((err: unknown) => {
+            deps.logger.error('a lease could not be renewed', {
+              workerId: deps.workerId,
+              item: item.key,
+              error: err instanceof Error ? err.message : String(err),
+            })
+          })
+        }
+      }
+    },
+    Math.max(50, Math.floor(deps.leaseMs / 4)),
+  )
+  renewing.unref?.()
   let cutSweepPause: (() => void) | undefined
   const sweeping = (async () => {
     /** the last sweep's period: when the next one will look again */
@@ -341,22 +326,29 @@ export function startWorker(
         try {
           if (!(await beat())) return 'fenced'
           pending = false
-          const did = await round()
-          if (did > 0 || pending || stopping) continue
+          await claimDue()
+          if (pending || stopping) continue
         } catch (err) {
-          deps.logger.error('worker round failed', {
+          deps.logger.error('worker claim failed', {
             workerId: deps.workerId,
             error: err instanceof Error ? err.message : String(err),
           })
         }
-        await pause(idleMs, (cut) => {
+        const idle = await pause(idleMs, (cut) => {
           wakeUp = cut
         })
         wakeUp = undefined
+        // looked at nothing for idleMs: retries may have come due
+        if (idle) for (const kind of KINDS) wanted.add(kind)
       }
       return 'stopped'
     } finally {
       stopping = true
+      // the runs in flight finish (their venue calls answered) first
+      await Promise.all(
+        KINDS.flatMap((k) => [...running[k].values()].map((r) => r.done)),
+      )
+      clearInterval(renewing)
       clearInterval(heartbeatTimer)
       cutSweepPause?.()
       cutSnapshotPause?.()
@@ -402,13 +394,16 @@ export function startWorker(
   }
 }
 
-/** Waits `ms`, or less if the function handed to `onCut` is called. */
-function pause(ms: number, onCut: (cut: () => void) => void): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms)
+/**
+ * Waits `ms`, or less if the function handed to `onCut` is called.
+ * @returns true when the whole wait ran out
+ */
+function pause(ms: number, onCut: (cut: () => void) => void): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(true), ms)
     onCut(() => {
       clearTimeout(timer)
-      resolve()
+      resolve(false)
     })
   })
 }

@@ -20,6 +20,10 @@ const LATENCY_BUCKETS = [
 ]
 /** Accept → venue buckets (seconds): a queue wait can reach minutes. */
 const ACCEPT_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300]
+/** a claim is meant to take milliseconds: finer at the low end */
+const PICKUP_BUCKETS = [
+  0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 5, 30, 300,
+]
 
 /**
  * Every metric of one process (`docs/metrics.md` lists them), in one
@@ -78,6 +82,13 @@ export function createDnMetrics(): DnMetrics {
     help: "from an order's acceptance (202, createdAt) to its submission reaching the venue",
     labelNames: ['kind', 'venue'],
     buckets: ACCEPT_BUCKETS,
+    registers,
+  })
+  const pickup = new Histogram({
+    name: 'dn_worker_pickup_seconds',
+    help: 'from when a row became due (accepted, or its retry time) to a worker claiming it',
+    labelNames: ['kind'],
+    buckets: PICKUP_BUCKETS,
     registers,
   })
   const transitions = new Counter({
@@ -254,6 +265,9 @@ export function createDnMetrics(): DnMetrics {
           break
         case 'leaseSteal':
           leaseSteals.inc({ kind: event.kind, reason: event.reason })
+          break
+        case 'pickup':
+          pickup.observe({ kind: event.kind }, seconds(event.waitedMs))
           break
       }
     },
