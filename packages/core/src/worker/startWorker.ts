@@ -42,6 +42,13 @@ export async function runWorkerRound(
   return work.length + (await runMonitorSweep(deps)).written
 }
 
+/**
+ * Items of each kind one worker advances at once. Orders mostly wait on
+ * venues (and their budgets, which bound what is sent), so a burst of
+ * orders is claimed at once rather than queued behind a few slots.
+ */
+export const WORKER_SLOTS = 64
+
 /** A run this long is worth an operator's look (its lease is renewed). */
 const LONG_RUN_MS = 60_000
 
@@ -65,7 +72,7 @@ export interface WorkerStopReport {
 export const WORKER_STOP_DEADLINE_MS = 10_000
 
 export interface WorkerOptions {
-  /** items of each kind advanced at once @default 16 */
+  /** items of each kind advanced at once @default WORKER_SLOTS (64) */
   readonly batch?: number
   /** longest idle wait between rounds, ms @default 250 */
   readonly idleMs?: number
@@ -110,7 +117,7 @@ export function startWorker(
     ...given,
     adapters: shareAccountReads(given.adapters, given.clock),
   }
-  const batch = options.batch ?? 16
+  const batch = options.batch ?? WORKER_SLOTS
   const idleMs = options.idleMs ?? 250
   const heartbeatMs = options.heartbeatMs ?? 2_000
   let stopping = false
