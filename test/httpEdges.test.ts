@@ -304,7 +304,8 @@ describe.each(dialects())('HTTP edges (%s)', (dialect) => {
         'task, order, idempotency and log storage',
         ['tasks', 'orders', 'idempotency', 'requestLogs'],
       ],
-      ['API key storage (authentication)', ['apiKeys']],
+      // a cached key is trusted only while the revocation mark is read
+      ['API key storage (authentication)', ['apiKeys', 'revocationMark']],
     ] as const)('on every key route when %s fails', async (_name, failing) => {
       expect((await call(down, 'GET', TASKS, { key: o.apiKey })).status).toBe(
         200,
@@ -329,6 +330,29 @@ describe.each(dialects())('HTTP edges (%s)', (dialect) => {
         expect((await call(down, 'GET', '/health')).status).toBe(200)
         // the contract: every response of these routes carries the rate-limit headers
         for (const res of all) expectKeyHeaders(res)
+      } finally {
+        flaky?.heal()
+      }
+    })
+
+    it('a cached key still authenticates while only the key table fails', async () => {
+      expect((await call(down, 'GET', TASKS, { key: o.apiKey })).status).toBe(
+        200,
+      )
+      // created, never used: not in the cache
+      const fresh = await createOwnerWithKey(down)
+      flaky?.fail(['apiKeys'])
+      try {
+        // the mark stands, so the key read before is still current
+        expect((await call(down, 'GET', TASKS, { key: o.apiKey })).status).toBe(
+          200,
+        )
+        // a key never read before must be read: that fails
+        expectError(
+          await call(down, 'GET', TASKS, { key: fresh.apiKey }),
+          503,
+          'service_unavailable',
+        )
       } finally {
         flaky?.heal()
       }

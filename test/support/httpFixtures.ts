@@ -290,7 +290,8 @@ export function keyRoutes(): {
 /** A store whose named repositories can be switched to failing. */
 export function flakyStore(real: Store): {
   store: Store
-  fail(names: readonly (keyof Repos)[]): void
+  /** repositories, or `revocationMark` (the store's call) */
+  fail(names: readonly (keyof Repos | 'revocationMark')[]): void
   heal(): void
 } {
   const failing = new Set<string>()
@@ -299,6 +300,9 @@ export function flakyStore(real: Store): {
       get(target, prop, receiver) {
         const value = Reflect.get(target, prop, receiver)
         if (typeof prop !== 'string' || !failing.has(prop)) return value
+        if (typeof value === 'function') {
+          return () => Promise.reject(new Error(`simulated outage of ${prop}`))
+        }
         return new Proxy(value as object, {
           get(_repo, method) {
             return () =>
