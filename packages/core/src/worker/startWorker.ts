@@ -57,6 +57,8 @@ interface InFlight {
   readonly item: WorkItem
   readonly startedAt: number
   warned: boolean
+  /** a renewal is on its way */
+  renewing: boolean
   readonly done: Promise<void>
 }
 
@@ -228,6 +230,7 @@ export function startWorker(
         item,
         startedAt: deps.clock.now(),
         warned: false,
+        renewing: false,
         done: runWorkItem(deps, item, track).finally(() => {
           runs.delete(item.id)
           // its slot is free: look for more of its kind now
@@ -265,14 +268,22 @@ export function startWorker(
               ms: now - run.startedAt,
             })
           }
-          if (item.leaseUntil - now > deps.leaseMs / 2) continue
-          item.renew(now + deps.leaseMs).catch((err: unknown) => {
-            deps.logger.error('a lease could not be renewed', {
-              workerId: deps.workerId,
-              item: item.key,
-              error: err instanceof Error ? err.message : String(err),
+          if (run.renewing || item.leaseUntil - now > deps.leaseMs / 2) {
+            continue
+          }
+          run.renewing = true
+          item
+            .renew(now + deps.leaseMs)
+            .catch((err: unknown) => {
+              deps.logger.error('a lease could not be renewed', {
+                workerId: deps.workerId,
+                item: item.key,
+                error: err instanceof Error ? err.message : String(err),
+              })
             })
-          })
+            .finally(() => {
+              run.renewing = false
+            })
         }
       }
     },
