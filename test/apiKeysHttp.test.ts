@@ -277,10 +277,13 @@ describe.each(dialects())('API key routes over HTTP (%s)', (dialect) => {
     // SQLite's peer reads the revocation counter on every request, so it
     // refuses at once; PostgreSQL's hears a NOTIFY sent at commit, which
     // the database delivers a moment later: the test waits for that.
-    const heard = async (before: string | undefined) => {
+    const heard = async (
+      store: { revocationMark(): Promise<string | undefined> },
+      before: string | undefined,
+    ) => {
       if (dialect === 'sqlite') return
       const until = Date.now() + 3000
-      while ((await peer.store.revocationMark()) === before) {
+      while ((await store.revocationMark()) === before) {
         if (Date.now() > until) throw new Error('the NOTIFY never came')
         await new Promise((r) => setTimeout(r, 2))
       }
@@ -305,7 +308,7 @@ describe.each(dialects())('API key routes over HTTP (%s)', (dialect) => {
       expect(before).not.toBeUndefined()
       for (const k of [a, b]) await call(peer, 'GET', TASKS, { key: k.apiKey })
       expect((await revokeKeyRaw(svc, a.wallet, a.keyId)).status).toBe(200)
-      await heard(before)
+      await heard(peer.store, before)
       for (const s of [peer, svc]) {
         expectError(
           await call(s, 'GET', TASKS, { key: a.apiKey }),
@@ -324,13 +327,7 @@ describe.each(dialects())('API key routes over HTTP (%s)', (dialect) => {
         401,
         'unauthorized',
       )
-      if (dialect === 'postgres') {
-        const until = Date.now() + 3000
-        while ((await svc.store.revocationMark()) === before) {
-          if (Date.now() > until) throw new Error('the NOTIFY never came')
-          await new Promise((r) => setTimeout(r, 2))
-        }
-      }
+      await heard(svc.store, before)
       expectError(
         await call(svc, 'GET', TASKS, { key: b.apiKey }),
         401,

@@ -1,7 +1,8 @@
-import { type Insertable, sql } from 'kysely'
+import type { Insertable } from 'kysely'
 import type { ApiKeyRecord } from '../domain/apiKey.js'
 import type { VenueId } from '../domain/venue.js'
 import type { ApiKeyRepo } from '../ports/store.js'
+import { counterRepo } from './counterRepo.js'
 import type { ApiKeysTable } from './database.js'
 import type { RepoScope } from './repoScope.js'
 import { REVOCATION_COUNTER } from './revocationWatch.js'
@@ -72,13 +73,7 @@ export function apiKeyRepo(scope: RepoScope): ApiKeyRepo {
           .executeTakeFirst()
         if (result.numUpdatedRows === 0n) return false
         // commits with the revocation: what a key cache checks
-        await db
-          .insertInto('counters')
-          .values({ name: REVOCATION_COUNTER, value: 1 })
-          .onConflict((oc) =>
-            oc.column('name').doUpdateSet({ value: sql`counters.value + 1` }),
-          )
-          .execute()
+        await counterRepo(scope).next(REVOCATION_COUNTER, 1)
         await scope.apiKeyRevoked()
         return true
       })

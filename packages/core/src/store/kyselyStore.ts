@@ -15,11 +15,7 @@ import { perpOrderRepo } from './perpOrderRepo.js'
 import { rateLimitRepo } from './rateLimitRepo.js'
 import type { RepoScope } from './repoScope.js'
 import { requestLogRepo } from './requestLogRepo.js'
-import {
-  counterRevocationWatch,
-  notifyRevocationWatch,
-  revokedChannel,
-} from './revocationWatch.js'
+import type { RevocationWatch } from './revocationWatch.js'
 import { settingRepo } from './settingRepo.js'
 import { StoreError } from './storeError.js'
 import { taskRepo } from './taskRepo.js'
@@ -61,14 +57,8 @@ export function createKyselyStore(
   db: Kysely<Database>,
   dialect: DialectSpec,
   notifier: Notifier,
+  revocations: RevocationWatch,
 ): Store {
-  const revocations =
-    dialect.name === 'postgres'
-      ? notifyRevocationWatch(
-          notifier,
-          revokedChannel(dialect.migrationTableSchema),
-        )
-      : counterRevocationWatch(db)
   const open = new AsyncLocalStorage<TxContext>()
   const current = (): TxContext | undefined => {
     const ctx = open.getStore()

@@ -17,14 +17,22 @@ export interface Notifier {
   /** Sends on `db`: the store's pool, or the open transaction's connection. */
   notify(db: Kysely<Database>, channel: string): Promise<void>
   listen(channel: string, onWake: () => void): Promise<() => Promise<void>>
+  /** Drops every subscription and frees what the notifier holds. */
+  close(): Promise<void>
+}
+
+/**
+ * A notifier that can lose notifications (a connection that drops) and
+ * says when it cannot: PostgreSQL's.
+ * @internal
+ */
+export interface ListeningNotifier extends Notifier {
   /**
    * The listening session that delivers `channel` now: a number that
    * changes whenever notifications may have been missed (a reconnect), or
    * `undefined` while none is live.
    */
   session(channel: string): number | undefined
-  /** Drops every subscription and frees what the notifier holds. */
-  close(): Promise<void>
 }
 
 /** A PostgreSQL identifier in lowercase, so NOTIFY and LISTEN agree on it. */
@@ -76,12 +84,6 @@ export function localNotifier(): Notifier {
       return async () => {
         emitter.off(`wake:${channel}`, listener)
       }
-    },
-    session(channel) {
-      // in-process delivery never misses a notification
-      return closed || emitter.listenerCount(`wake:${channel}`) === 0
-        ? undefined
-        : 0
     },
     async close() {
       closed = true

@@ -11,6 +11,7 @@ import { postgres } from './dialects/postgres.js'
 import { postgresNotifier } from './dialects/postgresNotifier.js'
 import { createKyselyStore } from './kyselyStore.js'
 import { migrateToLatest } from './migrateToLatest.js'
+import { notifyRevocationWatch, revokedChannel } from './revocationWatch.js'
 import { StoreError } from './storeError.js'
 
 export interface PostgresStoreOptions {
@@ -59,5 +60,11 @@ export async function createPostgresStore(
     await db.destroy()
     throw err
   }
-  return createKyselyStore(db, dialect, postgresNotifier(connectionString))
+  const notifier = postgresNotifier(connectionString)
+  return createKyselyStore(
+    db,
+    dialect,
+    notifier,
+    notifyRevocationWatch(notifier, revokedChannel(schema)),
+  )
 }

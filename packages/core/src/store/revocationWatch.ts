@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { type Kysely, sql } from 'kysely'
 import type { Database } from './database.js'
-import type { Notifier } from './notifier.js'
+import type { ListeningNotifier } from './notifier.js'
 
 /** The counter a revocation raises, in the revoking transaction. */
 export const REVOCATION_COUNTER = 'api_key_revocations'
@@ -21,7 +21,7 @@ export function revokedChannel(schema: string | undefined): string {
  * (`Store.revocationMark`).
  * @internal
  */
-interface RevocationWatch {
+export interface RevocationWatch {
   mark(): Promise<string | undefined>
   /** inside the revoking transaction, after its counter is raised */
   revoked(
@@ -62,7 +62,7 @@ export function counterRevocationWatch(db: Kysely<Database>): RevocationWatch {
  * @internal
  */
 export function notifyRevocationWatch(
-  notifier: Notifier,
+  notifier: ListeningNotifier,
   channel: string,
 ): RevocationWatch {
   let heard = 0

@@ -11,6 +11,7 @@ import { createKyselyStore } from './kyselyStore.js'
 import { migrateToLatest } from './migrateToLatest.js'
 import { localNotifier } from './notifier.js'
 import { openSqliteDatabase } from './openSqliteDatabase.js'
+import { counterRevocationWatch } from './revocationWatch.js'
 import { sqliteStatementCache } from './sqliteStatementCache.js'
 
 export interface SqliteStoreOptions {
@@ -42,5 +43,10 @@ export async function createSqliteStore(
     await db.destroy()
     throw err
   }
-  return createKyselyStore(db, dialect, localNotifier())
+  return createKyselyStore(
+    db,
+    dialect,
+    localNotifier(),
+    counterRevocationWatch(db),
+  )
 }

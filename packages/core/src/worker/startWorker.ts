@@ -10,12 +10,9 @@ import { WORK_CHANNEL, type WorkerDeps } from './workerDeps.js'
 import {
   type ClaimSlots,
   claimWork,
-  type RoundTracker,
   runWorkItem,
   type WorkItem,
 } from './workItems.js'
-
-export type { RoundTracker } from './workItems.js'
 
 /**
  * One round: claim due orders and tasks (up to `batch` of each) and advance
@@ -30,14 +27,13 @@ export async function runWorkerRound(
   deps: WorkerDeps,
   batch = 16,
   sweep = true,
-  track?: RoundTracker,
 ): Promise<number> {
   const work = await claimWork(deps, {
     order: batch,
     task: batch,
     binding: batch,
   })
-  await Promise.all(work.map((item) => runWorkItem(deps, item, track)))
+  await Promise.all(work.map((item) => runWorkItem(deps, item)))
   if (!sweep) return work.length
   return work.length + (await runMonitorSweep(deps)).written
 }
@@ -192,7 +188,9 @@ export function startWorker(
     }
   })()
 
-  const track: RoundTracker = { inFlight: new Set(), failed: new Map() }
+  // items that failed and kept their lease (until `leaseUntil`, the
+  // retry's backoff), by key: a stop gives those leases back
+  const failed = new Map<string, WorkItem>()
   const KINDS: readonly WorkKind[] = ['order', 'task', 'binding']
   // the runs in flight, by kind and row id: a finished one frees its slot
   // at once, and new work is claimed while slow ones still run
@@ -207,8 +205,8 @@ export function startWorker(
   const claimDue = async (): Promise<number> => {
     // a failed item's lease has expired: nothing of ours to give back
     const now = deps.clock.now()
-    for (const [key, f] of track.failed) {
-      if (f.until <= now) track.failed.delete(key)
+    for (const [key, item] of failed) {
+      if (item.leaseUntil <= now) failed.delete(key)
     }
     const slots: Partial<Record<WorkKind, number>> = {}
     const exclude: string[] = []
@@ -231,7 +229,9 @@ export function startWorker(
         startedAt: deps.clock.now(),
         warned: false,
         renewing: false,
-        done: runWorkItem(deps, item, track).finally(() => {
+        done: runWorkItem(deps, item).then((ok) => {
+          if (ok) failed.delete(item.key)
+          else failed.set(item.key, item)
           runs.delete(item.id)
           // its slot is free: look for more of its kind now
           pending = true
@@ -393,11 +393,14 @@ export function startWorker(
         }),
       ])
       clearTimeout(timer)
+      const left = KINDS.flatMap((k) =>
+        [...running[k].values()].map((r) => r.item.key),
+      )
       let released = 0
-      for (const [key, failed] of track.failed) {
-        if (track.inFlight.has(key)) continue
+      for (const [key, item] of failed) {
+        if (left.includes(key)) continue
         try {
-          if (await failed.release()) released++
+          if (await item.release()) released++
         } catch (err) {
           deps.logger.error('a lease could not be given back; it expires', {
             workerId: deps.workerId,
@@ -406,8 +409,8 @@ export function startWorker(
           })
         }
       }
-      track.failed.clear()
-      return { left: [...track.inFlight], released }
+      failed.clear()
+      return { left, released }
     },
   }
 }

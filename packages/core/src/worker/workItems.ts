@@ -1,6 +1,12 @@
+import type {
+  BindingBatchRecord,
+  BindingBatchStatus,
+} from '../domain/bindingBatch.js'
 import type { Lease } from '../domain/lease.js'
+import type { PerpOrderRecord, PerpOrderStatus } from '../domain/perpOrder.js'
+import type { TaskRecord, TaskStatus } from '../domain/task.js'
 import { FencedOutError } from '../errors/worker.js'
-import type { WorkKind } from '../ports/store.js'
+import type { ClaimRequest, WorkKind } from '../ports/store.js'
 import { msToIso } from '../util/time.js'
 import { accountMarketLock } from './accountMarketLock.js'
 import { LIVE_WORKER_MS } from './ownerShard.js'
@@ -32,19 +38,64 @@ export interface WorkItem {
   renew(until: number): Promise<boolean>
 }
 
-/** What a worker is doing, for a stop to report and tidy. */
-export interface RoundTracker {
-  /** items being advanced now, as `order:<id>`, `task:<id>`, `binding:<id>` */
-  readonly inFlight: Set<string>
-  /** items that failed and kept their lease (until when), with how to give it back */
-  readonly failed: Map<
-    string,
-    { readonly until: number; release(): Promise<unknown> }
-  >
-}
-
 /** How many rows of each kind to claim; a kind left out is not claimed. */
 export type ClaimSlots = Readonly<Partial<Record<WorkKind, number>>>
+
+/** A claimable row as the claim loop reads it. */
+type ClaimedRow = Lease & { readonly id: string; readonly updatedAt: string }
+
+/** Tasks, orders and binding batches, as the claim loop uses each. */
+interface LeasedKind<R extends ClaimedRow, S extends string> {
+  readonly kind: WorkKind
+  readonly statuses: readonly S[]
+  repo(store: WorkerDeps['store']): {
+    claim(request: ClaimRequest<S>): Promise<R[]>
+    update(
+      id: string,
+      patch: {
+        leaseOwner: null
+        leaseExpiresAt: null
+        updatedAt: string
+      },
+      guard: { readonly fence: number },
+    ): Promise<unknown>
+    renewLease(
+      id: string,
+      until: string,
+      guard: { readonly fence: number },
+    ): Promise<boolean>
+  }
+  /** the account-market locks its run takes */
+  markets(row: R): readonly string[]
+  process(deps: WorkerDeps, row: R): Promise<unknown>
+}
+
+const ORDERS: LeasedKind<PerpOrderRecord, PerpOrderStatus> = {
+  kind: 'order',
+  statuses: ACTIVE_ORDER_STATUSES,
+  repo: (store) => store.orders,
+  markets: (o) => [accountMarketLock(o.owner, o.venue, o.market)],
+  process: processPerpOrder,
+}
+
+const TASKS: LeasedKind<TaskRecord, TaskStatus> = {
+  kind: 'task',
+  statuses: ACTIVE_TASK_STATUSES,
+  repo: (store) => store.tasks,
+  markets: (t) => [
+    accountMarketLock(t.owner, t.longVenue, t.longMarket),
+    accountMarketLock(t.owner, t.shortVenue, t.shortMarket),
+  ],
+  process: processTask,
+}
+
+const BATCHES: LeasedKind<BindingBatchRecord, BindingBatchStatus> = {
+  kind: 'binding',
+  statuses: ACTIVE_BATCH_STATUSES,
+  repo: (store) => store.bindingBatches,
+  markets: () => [],
+  process: processBindingBatch,
+}
 
 /**
  * Claims due rows under leases: up to `slots[kind]` of each kind, never one
@@ -59,71 +110,48 @@ export async function claimWork(
   exclude: readonly string[] = [],
   busyMarkets: readonly string[] = [],
 ): Promise<WorkItem[]> {
+  const claimed = await Promise.all([
+    // an order whose market this worker is trading would only find its
+    // lock busy: it waits unclaimed instead of churning
+    claimKind(deps, ORDERS, slots, { exclude, busyMarkets }),
+    claimKind(deps, TASKS, slots, { exclude }),
+    claimKind(deps, BATCHES, slots, { exclude }),
+  ])
+  return claimed.flat()
+}
+
+async function claimKind<R extends ClaimedRow, S extends string>(
+  deps: WorkerDeps,
+  spec: LeasedKind<R, S>,
+  slots: ClaimSlots,
+  skip: Pick<ClaimRequest<S>, 'exclude' | 'busyMarkets'>,
+): Promise<WorkItem[]> {
+  const limit = slots[spec.kind] ?? 0
+  if (limit <= 0) return []
+  const { kind } = spec
+  const repo = spec.repo(deps.store)
   const nowMs = deps.clock.now()
-  const now = msToIso(nowMs)
-  const claim = {
+  const rows = await repo.claim({
+    ...skip,
     workerId: deps.workerId,
-    now,
+    now: msToIso(nowMs),
     leaseMs: deps.leaseMs,
-    exclude,
+    limit,
+    statuses: spec.statuses,
     // a worker silent this long is dead: what it held is taken over
     ownerDeadBefore: msToIso(nowMs - LIVE_WORKER_MS),
-  }
-  // a lease another worker still held is a steal: it died, stalled or
-  // was fenced with work in hand
-  const stolen = (kind: WorkKind) => (id: string, from: string) =>
-    reportWorkerEvent(deps, {
-      type: 'leaseSteal',
-      kind,
-      id,
-      reason: 'taken_over',
-      from,
-    })
-  const limit = (kind: WorkKind) => slots[kind] ?? 0
-  const [orders, tasks, batches] = await Promise.all([
-    limit('order') > 0
-      ? deps.store.orders.claim({
-          ...claim,
-          limit: limit('order'),
-          // an order whose market this worker is trading would only find
-          // its lock busy: it waits unclaimed instead of churning
-          busyMarkets,
-          statuses: ACTIVE_ORDER_STATUSES,
-          onTakenOver: stolen('order'),
-        })
-      : [],
-    limit('task') > 0
-      ? deps.store.tasks.claim({
-          ...claim,
-          limit: limit('task'),
-          statuses: ACTIVE_TASK_STATUSES,
-          onTakenOver: stolen('task'),
-        })
-      : [],
-    limit('binding') > 0
-      ? deps.store.bindingBatches.claim({
-          ...claim,
-          limit: limit('binding'),
-          statuses: ACTIVE_BATCH_STATUSES,
-          onTakenOver: stolen('binding'),
-        })
-      : [],
-  ])
-  // each item with how to give its lease back (at the fence it was
-  // claimed with: a no-op once another claim has taken the row)
-  const unlease = () => ({
-    leaseOwner: null,
-    leaseExpiresAt: null,
-    updatedAt: msToIso(deps.clock.now()),
+    // a lease another worker still held is a steal: it died, stalled or
+    // was fenced with work in hand
+    onTakenOver: (id, from) =>
+      reportWorkerEvent(deps, {
+        type: 'leaseSteal',
+        kind,
+        id,
+        reason: 'taken_over',
+        from,
+      }),
   })
-  const item = (
-    kind: WorkKind,
-    row: Lease & { readonly id: string; readonly updatedAt: string },
-    markets: readonly string[],
-    run: () => Promise<unknown>,
-    release: () => Promise<unknown>,
-    renew: (until: string) => Promise<boolean>,
-  ): WorkItem => {
+  return rows.map((row) => {
     reportWorkerEvent(deps, {
       type: 'pickup',
       kind,
@@ -133,80 +161,49 @@ export async function claimWork(
         nowMs - Date.parse(row.nextCheckAt ?? row.updatedAt),
       ),
     })
+    // the fence it was claimed with: giving back or renewing the lease is
+    // a no-op once another claim has taken the row
+    const guard = { fence: row.fence }
     return {
       kind,
       id: row.id,
       key: `${kind}:${row.id}`,
-      markets,
+      markets: spec.markets(row),
       leaseUntil: nowMs + deps.leaseMs,
-      run,
-      release,
+      run: () => spec.process(deps, row),
+      release: () =>
+        repo.update(
+          row.id,
+          {
+            leaseOwner: null,
+            leaseExpiresAt: null,
+            updatedAt: msToIso(deps.clock.now()),
+          },
+          guard,
+        ),
       async renew(until) {
-        const renewed = await renew(msToIso(until))
+        const renewed = await repo.renewLease(row.id, msToIso(until), guard)
         if (renewed) this.leaseUntil = until
         return renewed
       },
     }
-  }
-  return [
-    ...orders.map((o) =>
-      item(
-        'order',
-        o,
-        [accountMarketLock(o.owner, o.venue, o.market)],
-        () => processPerpOrder(deps, o),
-        () => deps.store.orders.update(o.id, unlease(), { fence: o.fence }),
-        (until) => deps.store.orders.renewLease(o.id, until, o),
-      ),
-    ),
-    ...tasks.map((t) =>
-      item(
-        'task',
-        t,
-        [
-          accountMarketLock(t.owner, t.longVenue, t.longMarket),
-          accountMarketLock(t.owner, t.shortVenue, t.shortMarket),
-        ],
-        () => processTask(deps, t),
-        () => deps.store.tasks.update(t.id, unlease(), { fence: t.fence }),
-        (until) => deps.store.tasks.renewLease(t.id, until, t),
-      ),
-    ),
-    ...batches.map((b) =>
-      item(
-        'binding',
-        b,
-        [],
-        () => processBindingBatch(deps, b),
-        () =>
-          deps.store.bindingBatches.update(b.id, unlease(), {
-            fence: b.fence,
-          }),
-        (until) => deps.store.bindingBatches.renewLease(b.id, until, b),
-      ),
-    ),
-  ]
+  })
 }
 
 /**
  * Advances one claimed item; never rejects. A failed item keeps its lease
  * until expiry (the retry's backoff; a stopping worker gives it back) and
  * is logged; a fenced-out one is dropped silently.
+ * @returns false when it failed
  */
 export async function runWorkItem(
   deps: WorkerDeps,
   item: WorkItem,
-  track?: RoundTracker,
-): Promise<void> {
-  track?.inFlight.add(item.key)
-  track?.failed.delete(item.key)
+): Promise<boolean> {
   try {
     await item.run()
+    return true
   } catch (err) {
-    track?.failed.set(item.key, {
-      until: item.leaseUntil,
-      release: item.release,
-    })
     if (!(err instanceof FencedOutError)) {
       deps.logger.error(
         'work item failed; it is retried when its lease expires',
@@ -217,7 +214,6 @@ export async function runWorkItem(
         },
       )
     }
-  } finally {
-    track?.inFlight.delete(item.key)
+    return false
   }
 }

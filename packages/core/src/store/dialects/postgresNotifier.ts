@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import pg from 'pg'
-import { type Notifier, wakeSoon } from '../notifier.js'
+import { type ListeningNotifier, wakeSoon } from '../notifier.js'
 import { StoreError } from '../storeError.js'
 
 const RETRY_MIN_MS = 500
@@ -24,24 +24,27 @@ interface Channel {
  * schema.
  * @internal
  */
-export function postgresNotifier(connectionString: string): Notifier {
+export function postgresNotifier(connectionString: string): ListeningNotifier {
   const channels = new Map<string, Channel>()
   let client: Promise<pg.Client> | undefined
   let retry: NodeJS.Timeout | undefined
   let retryMs = RETRY_MIN_MS
   let closed = false
-  // LISTEN sessions: which connection listens to each channel now
-  let connections = 0
+  // LISTEN sessions: which connection (numbered from 1) listens to each
+  // channel now
   let connectionId = 0
   const listening = new Map<string, number>()
+  /** after LISTEN on connection `id`: live, unless that connection is gone */
+  const listened = (name: string, id: number) => {
+    if (client !== undefined && connectionId === id) listening.set(name, id)
+  }
 
   const connect = (): Promise<pg.Client> => {
     if (client !== undefined) return client
     const c = new pg.Client({ connectionString })
     const attempt: Promise<pg.Client> = c.connect().then(() => c)
     client = attempt
-    connections += 1
-    connectionId = connections
+    connectionId += 1
     c.on('notification', (message) => {
       const channel = channels.get(message.channel)
       for (const wake of channel?.subscribers ?? []) wakeSoon(wake)
@@ -76,7 +79,7 @@ export function postgresNotifier(connectionString: string): Notifier {
       const id = connectionId
       for (const name of channels.keys()) {
         await c.query(`LISTEN ${name}`)
-        if (client !== undefined && connectionId === id) listening.set(name, id)
+        listened(name, id)
       }
       retryMs = RETRY_MIN_MS
       for (const channel of channels.values()) {
@@ -99,8 +102,7 @@ export function postgresNotifier(connectionString: string): Notifier {
         const ready = connect().then(async (c) => {
           const id = connectionId
           await c.query(`LISTEN ${name}`)
-          if (client !== undefined && connectionId === id)
-            listening.set(name, id)
+          listened(name, id)
         })
         channel = { subscribers: new Set(), ready: ready.then(() => undefined) }
         channels.set(name, channel)

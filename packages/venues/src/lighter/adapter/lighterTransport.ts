@@ -175,6 +175,8 @@ export function createLighterTransport(
 ): LighterTransport {
   const send = createVenueHttp(lighterProtocol, options)
   const { tier } = options.budget
+  const sendTxCharges = (l1Address: string) =>
+    lighterRequestCharges(tier, 'sendTx', l1Address.toLowerCase())
   const transport: LighterTransport = {
     get(path, query, auth, priority) {
       const qs = new URLSearchParams(
@@ -196,9 +198,7 @@ export function createLighterTransport(
     },
     reserveSendTx(l1Address) {
       return options.budget.acquire(
-        budgetCharges(
-          lighterRequestCharges(tier, 'sendTx', l1Address.toLowerCase()),
-        ),
+        budgetCharges(sendTxCharges(l1Address)),
         'order',
       )
     },
@@ -216,7 +216,7 @@ export function createLighterTransport(
         },
         kind: 'write',
         priority: 'order',
-        charges: lighterRequestCharges(tier, 'sendTx', l1Address.toLowerCase()),
+        charges: sendTxCharges(l1Address),
       })
     },
   }
