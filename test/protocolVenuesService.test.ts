@@ -19,6 +19,7 @@ import {
   startWorker,
   type VenueId,
 } from '@dn/core'
+import { createDnMetrics } from '@dn/server'
 import { createLighterAdapter, lighterClientOrderIndex } from '@dn/venues'
 import type { SimVenues } from '@dn/venues/sim'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
@@ -82,6 +83,26 @@ describe.each(dialects())(
     const wallet = privateKeyToAccount(generatePrivateKey())
     const owner = wallet.address.toLowerCase()
     const index: Partial<Record<VenueId, number>> = {}
+    const metrics = createDnMetrics()
+    /** the venue's answers of `status` to `endpoint` calls so far */
+    const venueAnswers = async (
+      venue: VenueId,
+      endpoint: string,
+      status: string,
+    ) => {
+      const counter = metrics.registry.getSingleMetric(
+        'dn_venue_requests_total',
+      )
+      const { values } = (await counter?.get()) ?? { values: [] }
+      return values
+        .filter(
+          (v) =>
+            v.labels.venue === venue &&
+            String(v.labels.endpoint).endsWith(endpoint) &&
+            String(v.labels.status) === status,
+        )
+        .reduce((sum, v) => sum + v.value, 0)
+    }
 
     beforeAll(async () => {
       bed = await startProtocolService({
@@ -90,6 +111,7 @@ describe.each(dialects())(
         masterKey: MASTER,
         config,
         workerId: `protocols-${dialect}`,
+        metrics,
       })
       ;({ sim, venues, svc } = bed)
       for (const v of ['lighter', 'lighter-mainnet'] as const)
@@ -362,6 +384,40 @@ describe.each(dialects())(
         // was refused, re-read from nextNonce, and used exactly once more
         expect(await fakeNonce()).toBe(before + 1)
       })
+    })
+
+    test('the two Lighter deployments count nonces apart: orders alternating between them are each sent once', async () => {
+      // the simulator numbers accounts alike on both chains: the same
+      // index with the same API key slot, whose nonces are unrelated
+      expect(index.lighter).toBe(index['lighter-mainnet'])
+      const refused = async () =>
+        (await venueAnswers('lighter', 'sendTx', '400')) +
+        (await venueAnswers('lighter-mainnet', 'sendTx', '400'))
+      const before = await refused()
+      const sent = await venueAnswers('lighter-mainnet', 'sendTx', '200')
+      for (let i = 0; i < 3; i++) {
+        for (const [venue, market, size] of [
+          ['lighter', 'ETH', 0.01],
+          ['lighter-mainnet', 'SOL', 0.2],
+        ] as const) {
+          const { orderId } = await dn.createOrder({
+            venue,
+            market,
+            side: i % 2 === 0 ? 'long' : 'short',
+            orderType: 'market',
+            sizeBase: size,
+          })
+          expect((await wait(orderId, ['filled', 'rejected'])).status).toBe(
+            'filled',
+          )
+        }
+      }
+      // one count for both chains sent each the other's nonce: refused as
+      // `invalid nonce`, re-read and resent
+      expect(await refused()).toBe(before)
+      expect(
+        (await venueAnswers('lighter-mainnet', 'sendTx', '200')) - sent,
+      ).toBeGreaterThanOrEqual(3)
     })
 
     test('a deployment signing for another Lighter chain than the venue: the binding fails invalid_signing_chain', async () => {

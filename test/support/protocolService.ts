@@ -16,6 +16,7 @@ import {
   type VenueId,
   type WorkerOptions,
 } from '@dn/core'
+import type { DnMetrics } from '@dn/server'
 import { createSimVenues, type SimVenues } from '@dn/venues/sim'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { expect } from 'vitest'
@@ -58,6 +59,8 @@ export async function startProtocolService(o: {
   }
   /** the worker loop's options (idleMs 25 unless given) */
   readonly workerOptions?: WorkerOptions
+  /** records every venue call of the composed venues @default none */
+  readonly metrics?: DnMetrics
   /** the worker trades through these instead (wire faults, spies) */
   readonly workerAdapters?: (
     venues: ComposedVenues,
@@ -77,6 +80,7 @@ export async function startProtocolService(o: {
       // requests a minute): they run on the builder tier's limits
       lighterTier: 'builder',
       ...(o.counters ? { store: o.counters(current) } : {}),
+      ...(o.metrics ? { metrics: o.metrics } : {}),
     },
   )
   const secrets = createAesGcmSecrets(

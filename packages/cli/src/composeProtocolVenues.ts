@@ -31,6 +31,7 @@ import {
   hlWsUrl,
   LIGHTER_INTEGRATOR_INDEX,
   LIGHTER_TIERS,
+  type LighterNonceManager,
   type LighterTier,
   lighterWsUrl,
 } from '@dn/venues'
@@ -227,12 +228,17 @@ export function composeProtocolVenues(
       budget,
     })
   }
-  // one nonce count per (account, API key) for both Lighter deployments;
-  // other processes on the same key are resynchronized on `invalid nonce`
-  const lighterNonces = createLighterNonceManager()
+  // one nonce count per (account, API key) of each Lighter deployment:
+  // the two are separate chains whose account indexes coincide (one
+  // count for both sent each other's nonces, refused as `invalid nonce`
+  // and resent), unless both URLs name the same one. Other processes on
+  // the same key are resynchronized on `invalid nonce`.
+  const lighterNonces = new Map<string, LighterNonceManager>()
   for (const venue of ['lighter', 'lighter-mainnet'] as const) {
     const baseUrl = urls[venue]
     if (!baseUrl) continue
+    const nonces = lighterNonces.get(baseUrl) ?? createLighterNonceManager()
+    lighterNonces.set(baseUrl, nonces)
     const tier = options.lighterTier ?? 'standard'
     const budget = watched(
       venue,
@@ -265,7 +271,7 @@ export function composeProtocolVenues(
           }
         : {}),
       testnet: config.lighterTestnet,
-      nonces: lighterNonces,
+      nonces,
       integratorAccountIndex: fees ? LIGHTER_INTEGRATOR_INDEX[venue] : null,
     })
     binders[venue] = createLighterBinder({
