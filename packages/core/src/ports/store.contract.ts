@@ -2211,6 +2211,85 @@ function busyMarketTests(databases: StoreContractDatabases) {
       expect(sortedIds(first)).toEqual(sortedIds([sol, asterEth, otherOwner]))
       expect(sortedIds(await claim([]))).toEqual([busyEth.id])
     }))
+
+  test('orders: one claim leases the oldest order of each account market, and only it', () =>
+    withOwnDatabase(databases, async (store) => {
+      const t = baseMs()
+      const owner = newOwner()
+      const put = async (ageMs: number, over: Partial<PerpOrderRecord>) => {
+        const o = order({
+          owner,
+          status: 'pending',
+          updatedAt: new Date(t - ageMs).toISOString(),
+          ...over,
+        })
+        await store.orders.insert(o)
+        return o
+      }
+      const eth1 = await put(3000, { venue: 'hl', market: 'ETH' })
+      const eth2 = await put(2000, { venue: 'hl', market: 'ETH' })
+      await put(1000, { venue: 'hl', market: 'ETH' })
+      const sol = await put(500, { venue: 'hl', market: 'SOL' })
+      const claim = (workerId: string, ms: number) =>
+        store.orders.claim({
+          workerId,
+          now: new Date(t + ms).toISOString(),
+          leaseMs: 60_000,
+          statuses: ['pending'],
+          limit: 100,
+        })
+      expect(sortedIds(await claim('w1', 0))).toEqual(sortedIds([eth1, sol]))
+      // while the oldest is leased, no worker takes the next of its market
+      expect(await claim('w2', 1)).toEqual([])
+      await store.orders.update(eth1.id, {
+        status: 'filled',
+        leaseOwner: null,
+        leaseExpiresAt: null,
+        updatedAt: new Date(t + 2).toISOString(),
+      })
+      expect(ids(await claim('w2', 3))).toEqual([eth2.id])
+      // a lease run out frees the market as it frees the order (SOL's too)
+      expect(sortedIds(await claim('w3', 70_000))).toEqual(
+        sortedIds([eth2, sol]),
+      )
+    }))
+
+  test('orders: a claim skips orders whose account-market lock is held, until it expires', () =>
+    withOwnDatabase(databases, async (store) => {
+      const t = baseMs()
+      const owner = newOwner()
+      const o = order({
+        owner,
+        venue: 'hl',
+        market: 'ETH',
+        status: 'pending',
+        updatedAt: new Date(t - 1000).toISOString(),
+      })
+      const other = order({
+        owner,
+        venue: 'hl',
+        market: 'SOL',
+        status: 'pending',
+        updatedAt: new Date(t - 1000).toISOString(),
+      })
+      await store.orders.insert(o)
+      await store.orders.insert(other)
+      const now = new Date(t).toISOString()
+      // a task leg of the same account holds the market
+      expect(
+        await store.locks.acquire(`${owner}|hl|ETH`, 'w9|task|x', now, 5_000),
+      ).toBe(true)
+      const claim = (ms: number) =>
+        store.orders.claim({
+          workerId: 'w1',
+          now: new Date(t + ms).toISOString(),
+          leaseMs: 60_000,
+          statuses: ['pending'],
+          limit: 100,
+        })
+      expect(ids(await claim(0))).toEqual([other.id])
+      expect(ids(await claim(5_000))).toEqual([o.id])
+    }))
 }
 
 function claimTests(databases: StoreContractDatabases, kind: ClaimKind) {
@@ -2844,6 +2923,30 @@ function notifyTests(store: GetStore, databases: StoreContractDatabases) {
     await store().notify(marker)
     await waitFor(() => marked.wakes === 1)
     expect(woken.wakes).toBe(1)
+    await off()
+    await offMarker()
+  })
+
+  test('notify: the commands of one shared commit wake a listener once', async () => {
+    const channel = channelName()
+    const marker = channelName()
+    const woken = counter()
+    const marked = counter()
+    const off = await store().listen(channel, woken.wake)
+    const offMarker = await store().listen(marker, marked.wake)
+    await Promise.all(
+      Array.from({ length: 5 }, () =>
+        store().sharedTransaction(async () => {
+          await store().notify(channel)
+          await store().notify(channel)
+        }),
+      ),
+    )
+    await store().notify(marker)
+    await waitFor(() => marked.wakes === 1)
+    // one per commit: at least one, and fewer than one per command
+    expect(woken.wakes).toBeGreaterThanOrEqual(1)
+    expect(woken.wakes).toBeLessThan(10)
     await off()
     await offMarker()
   })

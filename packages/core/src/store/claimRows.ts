@@ -5,6 +5,12 @@ import type { Database } from './database.js'
 import type { RepoScope } from './repoScope.js'
 import { storedMicros } from './rowMappers.js'
 
+/** An order's account market, named as `accountMarketLock` names it. */
+const ACCOUNT_MARKET = sql<string>`owner || '|' || venue || '|' || market`
+
+/** Order candidates read per slot (see the one-per-market rule below). */
+const ORDER_CANDIDATES = 4
+
 /** Tables whose rows workers lease. */
 export type ClaimedTable = 'tasks' | 'perp_orders' | 'binding_batches'
 
@@ -22,7 +28,9 @@ export type ClaimedTable = 'tasks' | 'perp_orders' | 'binding_batches'
  * before `now`, or a lease owner that is fenced or last heartbeated before
  * `ownerDeadBefore`; `next_check_at` null or at or before `now`; and no fenced
  * `workers` row for `workerId` (a worker that never heartbeated may claim);
- * and not in `exclude` (nor, for orders, on a market of `busyMarkets`).
+ * and not in `exclude`. Orders besides: not on a market of `busyMarkets`
+ * nor on an account market whose lock is held, and at most one per
+ * account market in one claim.
  * Oldest `coalesce(next_check_at, updated_at)` first, then by id.
  */
 export function claimRows<T extends ClaimedTable>(
@@ -41,6 +49,10 @@ export function claimRows<T extends ClaimedTable>(
   const leaseExpiresAt =
     storedMicros(request.now) + Math.ceil(request.leaseMs) * 1000
 
+  // reading who held the rows, or the orders' account markets, takes two
+  // statements: one transaction (on PostgreSQL the rows stay locked from
+  // the read to the write)
+  const twoSteps = request.onTakenOver !== undefined || table === 'perp_orders'
   // The tables share the claim columns; kysely checks them on one of them.
   const run = async (anyDb: Kysely<Database>) => {
     const db = anyDb as unknown as Kysely<Pick<Database, 'tasks' | 'workers'>>
@@ -95,14 +107,47 @@ export function claimRows<T extends ClaimedTable>(
         table === 'perp_orders' && (request.busyMarkets?.length ?? 0) > 0,
         (qb) =>
           qb.where(
-            sql<string>`owner || '|' || venue || '|' || market`,
+            ACCOUNT_MARKET,
             'not in',
             request.busyMarkets as readonly string[],
           ),
       )
+      // an order whose account market another operation holds (any
+      // worker's order or task leg) or another order of it is leased for
+      // could only find its lock taken
+      .$if(table === 'perp_orders', (qb) =>
+        qb
+          .where(
+            sql<boolean>`not exists (select 1 from locks where locks.name = ${ACCOUNT_MARKET} and locks.expires_at > ${now})`,
+          )
+          .where(
+            sql<boolean>`not exists (select 1 from perp_orders sibling where sibling.owner = perp_orders.owner and sibling.venue = perp_orders.venue and sibling.market = perp_orders.market and sibling.lease_owner is not null and sibling.lease_expires_at > ${now} and sibling.id <> perp_orders.id)`,
+          ),
+      )
       .orderBy((eb) => eb.fn.coalesce('next_check_at', 'updated_at'))
       .orderBy('id')
-      .limit(limit)
+    if (table === 'perp_orders') {
+      // one order per account market: the orders of one account market
+      // run one after another under its lock, so a second one leased now
+      // would only wait on the first, its lease and slot held for nothing.
+      // The first of each is picked from a plain read (locking every
+      // candidate would hide the ones not chosen from other claimers),
+      // then locked and checked again below.
+      const candidates = await dueIds
+        .select(ACCOUNT_MARKET.as('account_market'))
+        .limit(limit * ORDER_CANDIDATES)
+        .execute()
+      const markets = new Set<string>()
+      const firsts: string[] = []
+      for (const c of candidates) {
+        if (markets.has(c.account_market)) continue
+        markets.add(c.account_market)
+        firsts.push(c.id)
+      }
+      if (firsts.length === 0) return []
+      dueIds = dueIds.where('id', 'in', firsts)
+    }
+    dueIds = dueIds.limit(limit)
     if (scope.dialect.rowLocks) dueIds = dueIds.forUpdate().skipLocked()
     // who held each row before: read in the same statement on PostgreSQL
     // (the locked rows), in the same transaction on SQLite (one writer)
@@ -138,9 +183,7 @@ export function claimRows<T extends ClaimedTable>(
     return rows as unknown as Selectable<Database[T]>[]
   }
 
-  // reading who held the rows takes two statements: on PostgreSQL they
-  // share a transaction, so the rows stay locked from the read to the write
-  return scope.dialect.rowLocks && !request.onTakenOver
+  return scope.dialect.rowLocks && !twoSteps
     ? run(scope.db())
     : scope.atomic(run)
 }

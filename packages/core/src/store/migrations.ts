@@ -1,4 +1,4 @@
-import type { Kysely, Migration } from 'kysely'
+import { type Kysely, type Migration, sql } from 'kysely'
 import type { DialectColumnTypes } from './dialectSpec.js'
 
 /**
@@ -136,6 +136,19 @@ export function migrations(
       },
       down: (db: Kysely<unknown>) =>
         db.schema.dropTable('task_samples').ifExists().execute(),
+    },
+    // a claim skips an order whose account market has another order
+    // leased: the leased orders of an account market, few at any time
+    '0010_perp_orders_leased': {
+      up: (db: Kysely<unknown>) =>
+        db.schema
+          .createIndex('perp_orders_leased_idx')
+          .on('perp_orders')
+          .columns(['owner', 'venue', 'market'])
+          .where(sql.ref('lease_owner'), 'is not', null)
+          .execute(),
+      down: (db: Kysely<unknown>) =>
+        db.schema.dropIndex('perp_orders_leased_idx').ifExists().execute(),
     },
   }
 }

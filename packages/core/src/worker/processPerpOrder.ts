@@ -164,29 +164,9 @@ async function submit(step: Step): Promise<number | null> {
     })
     return null
   }
-  const key = await deps.store.apiKeys.get(order.apiKeyId)
-  if (!key || key.revokedAt !== null) {
-    return refuse('the API key was revoked before submission')
-  }
-  const adapter = deps.adapters[order.venue]
-  let cred: VenueCredential
-  try {
-    cred = await resolveCredential(
-      deps.store,
-      deps.secrets,
-      order.owner,
-      order.venue,
-      { logger: deps.logger, now },
-    )
-  } catch (err) {
-    return refuse(
-      err instanceof CredentialUnavailableError
-        ? credentialErrorText(err)
-        : messageOf(err),
-    )
-  }
   // the lock first: an order waiting on another operation's lock costs no
-  // venue read (its quote is read once it holds the lock, then fresh)
+  // read, of the store or the venue (its quote is read once it holds the
+  // lock, then fresh)
   const lock = accountMarketLock(order.owner, order.venue, order.market)
   const holder = lockHolder(deps.workerId, 'order', order.id)
   const iso = msToIso(now)
@@ -198,6 +178,27 @@ async function submit(step: Step): Promise<number | null> {
   // guards is saved, and a rejection is never left without a handler
   // while the release is awaited (that crashed the process)
   try {
+    const key = await deps.store.apiKeys.get(order.apiKeyId)
+    if (!key || key.revokedAt !== null) {
+      return await refuse('the API key was revoked before submission')
+    }
+    const adapter = deps.adapters[order.venue]
+    let cred: VenueCredential
+    try {
+      cred = await resolveCredential(
+        deps.store,
+        deps.secrets,
+        order.owner,
+        order.venue,
+        { logger: deps.logger, now },
+      )
+    } catch (err) {
+      return await refuse(
+        err instanceof CredentialUnavailableError
+          ? credentialErrorText(err)
+          : messageOf(err),
+      )
+    }
     let plan: { size: string; price: string }
     try {
       plan = await priceDirectOrder(adapter, order, key.maxSizeUsd)
