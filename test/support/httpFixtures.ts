@@ -314,12 +314,19 @@ export function flakyStore(real: Store): {
       },
     })
   const store = wrapRepos(real)
+  // a transaction's repositories fail as the store's do
   const tx: Store['transaction'] = (fn) =>
     real.transaction((repos) => fn(wrapRepos(repos)))
+  const sharedTx: Store['sharedTransaction'] = (fn) =>
+    real.sharedTransaction((repos) => fn(wrapRepos(repos)))
   return {
     store: new Proxy(store, {
       get: (target, prop, receiver) =>
-        prop === 'transaction' ? tx : Reflect.get(target, prop, receiver),
+        prop === 'transaction'
+          ? tx
+          : prop === 'sharedTransaction'
+            ? sharedTx
+            : Reflect.get(target, prop, receiver),
     }),
     fail: (names) => {
       for (const n of names) failing.add(n)

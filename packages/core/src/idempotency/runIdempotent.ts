@@ -14,9 +14,10 @@ export interface IdempotentOutcome extends CommandResponse {
 }
 
 /**
- * `prepare` runs outside the transaction (market data, venue checks) and
- * only for a new key, so a retry of a finished command replays even when
- * the market has moved since. `run` does the writes.
+ * `prepare` runs outside the transaction (market data, venue checks); when
+ * it fails, a stored outcome of the key is still replayed, so a retry of a
+ * finished command replays even when the market has moved since. `run`
+ * does the writes.
  */
 export interface IdempotentCommand<P> {
   readonly prepare: () => Promise<P>
@@ -62,9 +63,17 @@ export async function runIdempotent<P>(
   p: RunIdempotentParameters,
   command: IdempotentCommand<P>,
 ): Promise<IdempotentOutcome> {
-  const first = await store.idempotency.get(p.scope, p.key)
-  if (first) return replay(first, p)
-  const prepared = await command.prepare()
+  let prepared: P
+  try {
+    prepared = await command.prepare()
+  } catch (err) {
+    // a retry of a finished command replays even when the market has
+    // moved since; a new key is read only here, so a new command costs
+    // no read of its own before its transaction
+    const first = await store.idempotency.get(p.scope, p.key)
+    if (first) return replay(first, p)
+    throw err
+  }
   try {
     // concurrent commands share one commit; each answers once it is durable
     return await store.sharedTransaction(async (tx) => {

@@ -33,6 +33,8 @@ interface TxContext {
   savepoints: number
   /** run once the outermost transaction has committed */
   readonly afterCommit: (() => void)[]
+  /** channels notified inside it, sent once each as it commits */
+  readonly notified: string[]
 }
 
 /**
@@ -74,9 +76,21 @@ export function createKyselyStore(
         active: true,
         savepoints: 0,
         afterCommit,
+        notified: [],
       }
       try {
         const value = await open.run(ctx, () => fn(ctx))
+        // one notification per channel, however many commands of a shared
+        // commit asked: the database delivers it with the commit, or the
+        // store once it is done
+        for (const channel of new Set(ctx.notified)) {
+          if (notifier.transactional) await notifier.notify(conn, channel)
+          else {
+            afterCommit.push(() => {
+              notifier.notify(db, channel).catch(() => undefined)
+            })
+          }
+        }
         await sql`commit`.execute(conn)
         return value
       } catch (err) {
@@ -98,6 +112,7 @@ export function createKyselyStore(
     ctx.savepoints += 1
     const name = sql.id(`dn_sp_${ctx.savepoints}`)
     const hooks = ctx.afterCommit.length
+    const notified = ctx.notified.length
     await sql`savepoint ${name}`.execute(ctx.db)
     try {
       const result = await fn()
@@ -105,6 +120,7 @@ export function createKyselyStore(
       return result
     } catch (err) {
       ctx.afterCommit.length = hooks
+      ctx.notified.length = notified
       await sql`rollback to savepoint ${name}`.execute(ctx.db)
       await sql`release savepoint ${name}`.execute(ctx.db)
       throw err
@@ -169,13 +185,8 @@ export function createKyselyStore(
     async notify(channel) {
       checkChannel(channel)
       const ctx = current()
-      if (ctx === undefined || notifier.transactional) {
-        await notifier.notify(ctx?.db ?? db, channel)
-        return
-      }
-      ctx.afterCommit.push(() => {
-        notifier.notify(db, channel).catch(() => undefined)
-      })
+      if (ctx === undefined) await notifier.notify(db, channel)
+      else ctx.notified.push(channel)
     },
     async listen(channel, onWake) {
       checkChannel(channel)

@@ -48,19 +48,13 @@ export async function idempotentCommand<P>(
       prepare: command.prepare,
       run: async (tx, prepared) => {
         value = await command.run(tx, prepared)
+        // the worker picks the command up now instead of on its next
+        // round: sent with the commit, once for a shared one
+        await deps.store.notify(WORK_CHANNEL)
         return { status, body: JSON.stringify(value) }
       },
     },
   )
-  if (!outcome.replayed && outcome.status < 300) {
-    // the worker picks the command up now instead of on its next round
-    deps.store.notify(WORK_CHANNEL).catch((err: unknown) =>
-      deps.logger.error('work notification failed', {
-        requestId: ctx.requestId,
-        error: err instanceof Error ? err.message : String(err),
-      }),
-    )
-  }
   // a fresh success is the value run returned; anything else (a replay, a
   // stored error outcome) is read back from the stored text
   const answer =
