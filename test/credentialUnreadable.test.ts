@@ -175,7 +175,9 @@ describe.each(dialects())('unreadable venue credentials (%s)', (dialect) => {
     const stored = (await bed.svc.store.bindings.get(o.owner, 'hl'))
       ?.credentialCiphertext as string
 
-    // one round: every queued order is decided, none is left to retry
+    // a round per order of the account market (a claim takes one of
+    // them): every queued order is decided, none is left to retry
+    await round()
     await round()
     for (const id of hl) {
       expect(await order(o, id)).toMatchObject({

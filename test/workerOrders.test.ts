@@ -72,6 +72,41 @@ describe.each(dialects())(
       ).toBe(1)
     })
 
+    test('a key revoked after the worker used it: its queued order is rejected, never sent', async () => {
+      const k = await bed.owner()
+      const order = {
+        venue: 'hl',
+        market: 'BTC',
+        side: 'long',
+        orderType: 'market',
+        sizeBase: 0.001,
+      }
+      const placeWith = async () => {
+        const res = await call(bed.svc, 'POST', ORDERS, {
+          key: k.apiKey,
+          body: order,
+        })
+        expect(res.status, res.text).toBe(202)
+        return res.body.orderId as string
+      }
+      const first = await placeWith()
+      // the worker has read (and may keep) the key by now
+      await bed.drain()
+      const queued = await placeWith()
+      const at = new Date(bed.clock.now()).toISOString()
+      expect(await bed.svc.store.apiKeys.revoke(k.keyId, at)).toBe(true)
+      await bed.drain()
+      const stored = await bed.svc.store.orders.get(queued)
+      expect(stored).toMatchObject({
+        status: 'rejected',
+        error: 'the API key was revoked before submission',
+        submittedAt: null,
+      })
+      const sent = bed.venues.exchanges.hl.stats().byClientOrderId
+      expect(sent.get(stored?.clientOrderId as string)).toBeUndefined()
+      expect((await bed.svc.store.orders.get(first))?.status).toBe('filled')
+    })
+
     test('limit GTC rests open, fills when the mark crosses', async () => {
       const mark = Number(
         (await bed.venues.marketData.quote('aster', 'ETHUSDT')).mark,

@@ -3,6 +3,7 @@ import { hostname } from 'node:os'
 import {
   type Clock,
   createAesGcmSecrets,
+  createApiKeyCache,
   type Store,
   systemClock,
   type VenueAdapter,
@@ -43,6 +44,8 @@ export interface ComposeWorkerDepsOptions {
 export function composeWorkerDeps(o: ComposeWorkerDepsOptions): WorkerDeps {
   return {
     store: o.store,
+    // a submission checks its key without a read while no key was revoked
+    apiKeys: createApiKeyCache({ store: o.store }),
     clock: o.clock ?? systemClock,
     adapters: o.adapters,
     secrets: createAesGcmSecrets(deriveKey(o.masterKey, 'venue-credentials')),

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import type { PerpOrderRecord } from '../domain/perpOrder.js'
 import { NEVER_PLACED_AFTER_MS, SEND_WINDOW_MS } from '../domain/sendWindow.js'
+import type { Repos } from '../ports/store.js'
 import {
   FIXTURE_NOW,
   FIXTURE_OWNER,
@@ -212,25 +213,34 @@ describe('processPerpOrder: submit', () => {
 })
 
 describe('processPerpOrder: the account lock', () => {
-  /** the bed, with the lock's release slowed and what it saw recorded */
+  /**
+   * The bed, with the lock's release slowed and the order as the release
+   * sees it recorded: in the step's last transaction (its own writes
+   * included), or alone after a failed step.
+   */
   async function lockBed() {
     const b = await bed({}, 'rest')
     const seenAtRelease: string[] = []
-    const locks = b.store.locks
+    const spied = (repos: Repos): Repos => ({
+      ...repos,
+      locks: {
+        ...repos.locks,
+        release: async (name: string, holder: string) => {
+          const row = await repos.orders.get('order-1')
+          seenAtRelease.push(row?.status ?? 'none')
+          // a slow release: what it guards must not go on without it
+          await new Promise((r) => setTimeout(r, 20))
+          return repos.locks.release(name, holder)
+        },
+      },
+    })
     const deps = {
       ...b.deps,
       store: {
         ...b.store,
-        locks: {
-          ...locks,
-          release: async (name: string, holder: string) => {
-            const row = await b.store.orders.get('order-1')
-            seenAtRelease.push(row?.status ?? 'none')
-            // a slow release: what it guards must not go on without it
-            await new Promise((r) => setTimeout(r, 20))
-            return locks.release(name, holder)
-          },
-        },
+        ...spied(b.store),
+        transaction: <T>(fn: (tx: Repos) => Promise<T>) =>
+          b.store.transaction((tx) => fn(spied(tx))),
       },
     }
     const step = async () =>

@@ -27,7 +27,7 @@ import { priceDirectOrder } from './priceDirectOrder.js'
 import { reportWorkerEvent } from './reportWorkerEvent.js'
 import { credentialErrorText, resolveCredential } from './resolveCredential.js'
 import { reconcileVenueOrder, submitVenueOrder } from './venueOrders.js'
-import type { WorkerDeps } from './workerDeps.js'
+import { type WorkerDeps, workerApiKey } from './workerDeps.js'
 
 /** Statuses the order worker claims. */
 export const ACTIVE_ORDER_STATUSES: readonly PerpOrderStatus[] = [
@@ -54,14 +54,24 @@ interface Step {
   readonly order: PerpOrderRecord
   readonly deps: WorkerDeps
   readonly now: number
+  /**
+   * Records `patch`, written with the lease's release at the end of the
+   * step (one transaction): what the step learnt is lost only with the
+   * worker, and the next claim learns it again from the venue.
+   */
   save(patch: Omit<PerpOrderPatch, 'updatedAt'>): Promise<PerpOrderRecord>
+  /** Writes `patch` (and what was saved before it) now: before a send. */
+  saveNow(patch: Omit<PerpOrderPatch, 'updatedAt'>): Promise<PerpOrderRecord>
+  /** The step holds this lock: released as its writes commit. */
+  hold(lock: string, holder: string): void
 }
 
 /**
  * Moves one claimed order forward (the caller holds its lease; every write
  * carries the lease's fence, and a lost lease stops the step with no venue
  * call after it). The lease is released at the end with the time the order
- * should be looked at again.
+ * should be looked at again, in one transaction with what the step
+ * learnt and the release of the account-market lock it took.
  *
  * Submission is two-phase: `submitting` (with the deterministic client
  * order id, size and price) is committed before the venue call. A claim
@@ -74,6 +84,32 @@ export async function processPerpOrder(
   claimed: PerpOrderRecord,
 ): Promise<PerpOrderRecord> {
   let order = claimed
+  let staged: Omit<PerpOrderPatch, 'updatedAt'> = {}
+  let held: { readonly lock: string; readonly holder: string } | null = null
+  const transition = (from: PerpOrderStatus, to: PerpOrderRecord) => {
+    if (to.status === from) return
+    reportWorkerEvent(deps, {
+      type: 'transition',
+      kind: 'order',
+      id: to.id,
+      venue: to.venue,
+      from,
+      to: to.status,
+      ms: deps.clock.now() - step.now,
+      error: to.error,
+    })
+  }
+  const write = async (repos: Pick<WorkerDeps['store'], 'orders'>) => {
+    const updated = await repos.orders.update(
+      order.id,
+      { ...staged, updatedAt: msToIso(deps.clock.now()) },
+      { fence: claimed.fence },
+    )
+    if (!updated) throw new FencedOutError(`order ${order.id}`)
+    staged = {}
+    order = updated
+    return updated
+  }
   const step: Step = {
     deps,
     now: deps.clock.now(),
@@ -81,35 +117,46 @@ export async function processPerpOrder(
       return order
     },
     async save(patch) {
-      const updated = await deps.store.orders.update(
-        order.id,
-        { ...patch, updatedAt: msToIso(deps.clock.now()) },
-        { fence: claimed.fence },
-      )
-      if (!updated) throw new FencedOutError(`order ${order.id}`)
       const from = order.status
-      order = updated
-      if (updated.status !== from) {
-        reportWorkerEvent(deps, {
-          type: 'transition',
-          kind: 'order',
-          id: updated.id,
-          venue: updated.venue,
-          from,
-          to: updated.status,
-          ms: deps.clock.now() - step.now,
-          error: updated.error,
-        })
-      }
+      staged = { ...staged, ...patch }
+      order = { ...order, ...patch }
+      transition(from, order)
+      return order
+    },
+    async saveNow(patch) {
+      const from = order.status
+      staged = { ...staged, ...patch }
+      const updated = await write(deps.store)
+      transition(from, updated)
       return updated
     },
+    hold(lock, holder) {
+      held = { lock, holder }
+    },
   }
-  const next = await advance(step)
-  return step.save({
-    leaseOwner: null,
-    leaseExpiresAt: null,
-    nextCheckAt: next === null ? null : msToIso(next),
-  })
+  try {
+    const next = await advance(step)
+    await step.save({
+      leaseOwner: null,
+      leaseExpiresAt: null,
+      nextCheckAt: next === null ? null : msToIso(next),
+    })
+    const lock = held as { lock: string; holder: string } | null
+    const done = await deps.store.transaction(async (tx) => {
+      const updated = await write(tx)
+      // the lock is released only once what it guarded is saved
+      if (lock) await tx.locks.release(lock.lock, lock.holder)
+      return updated
+    })
+    held = null
+    return done
+  } finally {
+    // a step that failed (or lost its lease) gives its lock back at once
+    const lock = held as { lock: string; holder: string } | null
+    if (lock) {
+      await deps.store.locks.release(lock.lock, lock.holder).catch(() => {})
+    }
+  }
 }
 
 /** @returns when to look again (ms), or null when the order is final */
@@ -174,109 +221,103 @@ async function submit(step: Step): Promise<number | null> {
     // another operation on this account and market is in flight
     return now + 200
   }
-  // every return below awaits: the lock is released only once what it
-  // guards is saved, and a rejection is never left without a handler
-  // while the release is awaited (that crashed the process)
+  step.hold(lock, holder)
+  const key = await workerApiKey(deps, order.apiKeyId)
+  if (!key || key.revokedAt !== null) {
+    return await refuse('the API key was revoked before submission')
+  }
+  const adapter = deps.adapters[order.venue]
+  let cred: VenueCredential
   try {
-    const key = await deps.store.apiKeys.get(order.apiKeyId)
-    if (!key || key.revokedAt !== null) {
-      return await refuse('the API key was revoked before submission')
-    }
-    const adapter = deps.adapters[order.venue]
-    let cred: VenueCredential
-    try {
-      cred = await resolveCredential(
-        deps.store,
-        deps.secrets,
-        order.owner,
-        order.venue,
-        { logger: deps.logger, now },
-      )
-    } catch (err) {
-      return await refuse(
-        err instanceof CredentialUnavailableError
-          ? credentialErrorText(err)
-          : messageOf(err),
-      )
-    }
-    let plan: { size: string; price: string }
-    try {
-      plan = await priceDirectOrder(adapter, order, key.maxSizeUsd)
-    } catch (err) {
-      if (err instanceof VenueUnavailableError) return now + OUTAGE_RETRY_MS
-      if (err instanceof AppError && err.code === 'order_rejected') {
-        return await refuse(err.message)
-      }
-      throw err
-    }
-    const sending = venueOrderTransition(perpOrderAttempt(order), {
-      type: 'committed',
-      now,
-    })
-    await step.save({
-      status: perpOrderStatusOf(sending),
-      requestedBase: plan.size,
-      limitPrice: plan.price,
-      submittedAt: iso,
-      error: null,
-    })
-    const sendAt = deps.clock.now()
-    const sent = await submitVenueOrder(
-      { adapter, cred, market: order.market },
-      {
-        side: order.side,
-        size: plan.size,
-        price: plan.price,
-        timeInForce: order.orderType === 'market' ? 'ioc' : order.timeInForce,
-        reduceOnly: order.reduceOnly,
-        clientOrderId: order.clientOrderId,
-        validUntil: sending.sendBy ?? undefined,
-      },
+    cred = await resolveCredential(
+      deps.store,
+      deps.secrets,
+      order.owner,
+      order.venue,
+      { logger: deps.logger, now },
     )
-    const next = venueOrderTransition(sending, sent)
-    if (sent.type !== 'notSent') {
-      reportWorkerEvent(deps, {
-        type: 'venueSubmit',
-        kind: 'order',
-        id: order.id,
-        venue: order.venue,
-        acceptToVenueMs: sendAt - Date.parse(order.createdAt),
+  } catch (err) {
+    return await refuse(
+      err instanceof CredentialUnavailableError
+        ? credentialErrorText(err)
+        : messageOf(err),
+    )
+  }
+  let plan: { size: string; price: string }
+  try {
+    plan = await priceDirectOrder(adapter, order, key.maxSizeUsd)
+  } catch (err) {
+    if (err instanceof VenueUnavailableError) return now + OUTAGE_RETRY_MS
+    if (err instanceof AppError && err.code === 'order_rejected') {
+      return await refuse(err.message)
+    }
+    throw err
+  }
+  const sending = venueOrderTransition(perpOrderAttempt(order), {
+    type: 'committed',
+    now,
+  })
+  await step.saveNow({
+    status: perpOrderStatusOf(sending),
+    requestedBase: plan.size,
+    limitPrice: plan.price,
+    submittedAt: iso,
+    error: null,
+  })
+  const sendAt = deps.clock.now()
+  const sent = await submitVenueOrder(
+    { adapter, cred, market: order.market },
+    {
+      side: order.side,
+      size: plan.size,
+      price: plan.price,
+      timeInForce: order.orderType === 'market' ? 'ioc' : order.timeInForce,
+      reduceOnly: order.reduceOnly,
+      clientOrderId: order.clientOrderId,
+      validUntil: sending.sendBy ?? undefined,
+    },
+  )
+  const next = venueOrderTransition(sending, sent)
+  if (sent.type !== 'notSent') {
+    reportWorkerEvent(deps, {
+      type: 'venueSubmit',
+      kind: 'order',
+      id: order.id,
+      venue: order.venue,
+      acceptToVenueMs: sendAt - Date.parse(order.createdAt),
+    })
+  }
+  switch (sent.type) {
+    case 'placed':
+      return await apply(step, next, sent.order)
+    case 'rejected':
+      await step.save({
+        status: perpOrderStatusOf(next),
+        venueStatus: 'rejected',
+        error: sent.reason,
+        observedAt: msToIso(step.deps.clock.now()),
       })
-    }
-    switch (sent.type) {
-      case 'placed':
-        return await apply(step, next, sent.order)
-      case 'rejected':
-        await step.save({
-          status: perpOrderStatusOf(next),
-          venueStatus: 'rejected',
-          error: sent.reason,
-          observedAt: msToIso(step.deps.clock.now()),
-        })
-        return null
-      case 'notSent':
-        // nothing reached the venue: the same client order id may go again
-        deps.logger.warn?.('order not sent; it is tried again', {
-          workerId: deps.workerId,
-          orderId: order.id,
-          venue: order.venue,
-          error: messageOf(sent.error),
-        })
-        await step.save({
-          status: perpOrderStatusOf(next),
-          submittedAt: null,
-          error: null,
-        })
-        return now + OUTAGE_RETRY_MS
-      case 'uncertain':
-        await step.save({
-          status: perpOrderStatusOf(next),
-          error: `submission outcome unknown (${messageOf(sent.error)}); reconciling by client order id`,
-        })
-        return step.deps.clock.now() + POLL_MS
-    }
-  } finally {
-    await deps.store.locks.release(lock, holder)
+      return null
+    case 'notSent':
+      // nothing reached the venue: the same client order id may go again
+      deps.logger.warn?.('order not sent; it is tried again', {
+        workerId: deps.workerId,
+        orderId: order.id,
+        venue: order.venue,
+        error: messageOf(sent.error),
+      })
+      await step.save({
+        status: perpOrderStatusOf(next),
+        submittedAt: null,
+        error: null,
+      })
+      return now + OUTAGE_RETRY_MS
+    case 'uncertain':
+      await step.save({
+        status: perpOrderStatusOf(next),
+        error: `submission outcome unknown (${messageOf(sent.error)}); reconciling by client order id`,
+      })
+      return step.deps.clock.now() + POLL_MS
   }
 }
 

@@ -17,6 +17,7 @@ import {
 } from './taskLegOrders.js'
 import { fundingApyPct, readMarkets, shownApy } from './taskMarkets.js'
 import { MONITOR_MS, type TaskStep } from './taskStep.js'
+import { workerApiKey } from './workerDeps.js'
 
 const LEGS: readonly Leg[] = ['long', 'short']
 /** A pending task whose entry rules are not met looks again after this. */
@@ -25,7 +26,7 @@ const ENTRY_RECHECK_MS = 5_000
 /** pending → open both legs at one base size both venues accept. */
 export async function openTask(step: TaskStep): Promise<number | null> {
   const { deps, task, now } = step
-  const key = await deps.store.apiKeys.get(task.apiKeyId)
+  const key = await workerApiKey(deps, task.apiKeyId)
   if (!key || key.revokedAt !== null) {
     await step.save({
       status: 'failed',
@@ -177,7 +178,7 @@ export async function startResize(step: TaskStep): Promise<number | null> {
     short: req?.shortTargetBase ?? null,
   }
   const m = await readMarkets(step)
-  const key = await deps.store.apiKeys.get(task.apiKeyId)
+  const key = await workerApiKey(deps, task.apiKeyId)
   const seq = step.state.seq + 1
   const legs: Partial<Record<Leg, LegOrder>> = {}
   for (const l of LEGS) {

@@ -1,3 +1,4 @@
+import type { ApiKeyLookup } from '../auth/apiKeyCache.js'
 import type { VenueId } from '../domain/venue.js'
 import type { Clock } from '../ports/clock.js'
 import type { Logger } from '../ports/logger.js'
@@ -13,6 +14,11 @@ export type WorkerLogger = Logger
 /** What the worker engines need, wired at the composition root. */
 export interface WorkerDeps {
   readonly store: Store
+  /**
+   * where a task or order finds its API key before it goes to a venue
+   * (a revoked key stops it) @default the store's `apiKeys`
+   */
+  readonly apiKeys?: ApiKeyLookup | undefined
   readonly clock: Clock
   readonly adapters: Readonly<Record<VenueId, VenueAdapter>>
   /** venue binders; a venue without one is left to other workers */
@@ -51,3 +57,8 @@ export interface WorkerProcess {
 
 /** Channel the API notifies when it has made work due. */
 export const WORK_CHANNEL = 'dn_work'
+
+/** The API key `id` as a worker step sees it (see `WorkerDeps.apiKeys`). */
+export function workerApiKey(deps: WorkerDeps, id: string) {
+  return (deps.apiKeys ?? deps.store.apiKeys).get(id)
+}
