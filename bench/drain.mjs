@@ -7,7 +7,7 @@
 // budgets): the API accepts BENCH_ORDERS orders with no worker running,
 // then the workers start and drain them. Reported: orders/s of the
 // acceptance and of the drain, CPU (ms per order) of the API, each worker
-// (from its start: start-up included) and PostgreSQL (every process of
+// (from when it says it runs; its start-up apart) and PostgreSQL (every process of
 // it, from /proc), and PostgreSQL transactions per order
 // (pg_stat_database, the benchmark's own queries taken out).
 //
@@ -319,7 +319,9 @@ async function main() {
     const procs = await Promise.all(
       Array.from({ length: workers }, (_, i) => startWorker(`worker ${i + 1}`)),
     )
-    const w0 = procs.map(() => 0) // CPU counted from spawn: startup included
+    // from the moment each says it runs: its start-up (loading, migrations
+    // check, venue metadata) is shown apart
+    const w0 = procs.map((p) => cpuMs(p.pid))
     let left = ORDERS
     while (left > 0) {
       await sleep(50)
@@ -356,6 +358,7 @@ async function main() {
       drainPerS: (ORDERS * 1000) / drainMs,
       drainMs,
       workerCpu,
+      workerStartCpu: w0,
       apiCpu,
       pgCpu,
       simCpu,
@@ -378,15 +381,15 @@ function report(rows) {
     `\ndrain: ${ORDERS} market orders from ${OWNERS} owners over ${MARKETS.map((m) => m[0]).join(', ')} through \`dn serve\` + \`dn worker run\` processes on PostgreSQL, venues' protocol fakes in a separate \`dn up\`; node ${process.version}, ${availableParallelism()} cores\n`,
   )
   console.log(
-    '| workers | accept orders/s | accept: API CPU ms/order | accept: PG CPU ms/order | accept: PG tx/order | drain orders/s | drain: worker CPU ms/order | drain: API CPU ms/order | drain: PG CPU ms/order | drain: PG tx/order | API + worker + PG CPU ms/order | PG tx/order in all | fakes CPU ms/order | final statuses |',
+    '| workers | accept orders/s | accept: API CPU ms/order | accept: PG CPU ms/order | accept: PG tx/order | drain orders/s | worker start-up CPU ms | drain: worker CPU ms/order | drain: API CPU ms/order | drain: PG CPU ms/order | drain: PG tx/order | API + worker + PG CPU ms/order | PG tx/order in all | fakes CPU ms/order | final statuses |',
   )
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|')
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|')
   for (const r of rows) {
     const n = ORDERS
     const worker = r.workerCpu.reduce((a, b) => a + b, 0)
     const total = r.accept.apiCpu + r.accept.pgCpu + worker + r.apiCpu + r.pgCpu
     console.log(
-      `| ${r.workers} | ${f(r.acceptPerS, 0)} | ${f(r.accept.apiCpu / n)} | ${f(r.accept.pgCpu / n)} | ${f(r.accept.xacts / n)} | ${f(r.drainPerS, 0)} | ${r.workerCpu.map((c) => f(c / n)).join(' + ')} | ${f(r.apiCpu / n)} | ${f(r.pgCpu / n)} | ${f(r.xacts / n)} | ${f(total / n)} | ${f((r.accept.xacts + r.xacts) / n)} | ${f(r.simCpu / n)} | ${Object.entries(
+      `| ${r.workers} | ${f(r.acceptPerS, 0)} | ${f(r.accept.apiCpu / n)} | ${f(r.accept.pgCpu / n)} | ${f(r.accept.xacts / n)} | ${f(r.drainPerS, 0)} | ${r.workerStartCpu.map((c) => f(c, 0)).join(' + ')} | ${r.workerCpu.map((c) => f(c / n)).join(' + ')} | ${f(r.apiCpu / n)} | ${f(r.pgCpu / n)} | ${f(r.xacts / n)} | ${f(total / n)} | ${f((r.accept.xacts + r.xacts) / n)} | ${f(r.simCpu / n)} | ${Object.entries(
         r.statuses,
       )
         .map(([s, c]) => `${s} ${c}`)

@@ -23,7 +23,7 @@ import {
   VenueUnavailableError,
 } from '@dn/core'
 import { getAddress, type Hex } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
+import { localAccount } from '../../signing/localAccount.js'
 import { fundingReadKey } from '../../wire/fundingReadKey.js'
 import { createHeldBalances } from '../../wire/heldBalances.js'
 import {
@@ -339,7 +339,7 @@ export function createAsterAdapter(options: AsterAdapterOptions): AsterAdapter {
     priority?: RequestPriority,
   ): Promise<unknown> {
     const key = agentKey(cred)
-    const signer = privateKeyToAccount(key).address
+    const signer = localAccount(key).address
     const nonce = options.nonceSource
       ? await options.nonceSource(signer.toLowerCase(), clock.now() * 1000)
       : nonces.next(signer)

@@ -3,8 +3,8 @@ import {
   recoverTypedDataAddress,
   type TypedDataDefinition,
 } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
 import { ZERO_ADDRESS } from '../../binding/signRequestKinds.js'
+import { localAccount } from '../../signing/localAccount.js'
 
 /** EIP-712 chain ids of agent-signed requests (aster.md §1). */
 export const ASTER_AGENT_CHAIN_ID = { mainnet: 1666, testnet: 714 } as const
@@ -41,7 +41,7 @@ export function signAsterMessage(p: {
   readonly msg: string
   readonly chainId: number
 }): Promise<Hex> {
-  return privateKeyToAccount(p.privateKey).signTypedData(
+  return localAccount(p.privateKey).signTypedData(
     asterMessageTypedData(p.msg, p.chainId),
   )
 }

@@ -26,7 +26,7 @@ import {
   VenueUnavailableError,
 } from '@dn/core'
 import type { Hex } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
+import { localAccount } from '../../signing/localAccount.js'
 import { fundingReadKey } from '../../wire/fundingReadKey.js'
 import { createHeldBalances } from '../../wire/heldBalances.js'
 import { decField, isObj, unexpectedAnswer } from '../../wire/jsonFields.js'
@@ -245,7 +245,7 @@ export function createHyperliquidAdapter(
     const key = agentKey(cred)
     const nonce = options.nonceSource
       ? await options.nonceSource(
-          privateKeyToAccount(key).address.toLowerCase(),
+          localAccount(key).address.toLowerCase(),
           clock.now(),
         )
       : nonces.next()

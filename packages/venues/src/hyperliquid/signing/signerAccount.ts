@@ -1,5 +1,5 @@
 import type { Hex, LocalAccount } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
+import { localAccount } from '../../signing/localAccount.js'
 
 /** What can sign typed data locally: a viem account, or its key. */
 export type HlSignerAccount = Pick<LocalAccount, 'address' | 'signTypedData'>
@@ -24,6 +24,6 @@ export interface HlSignature {
  */
 export function signerAccount(input: HlSignerInput): HlSignerAccount {
   if (input.account) return input.account
-  if (input.privateKey) return privateKeyToAccount(input.privateKey)
+  if (input.privateKey) return localAccount(input.privateKey)
   throw new RangeError('a privateKey or an account is required')
 }
