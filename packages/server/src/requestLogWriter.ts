@@ -32,9 +32,7 @@ export function createRequestLogWriter(
 
   const commit = async (batch: RequestLogRecord[]) => {
     try {
-      await o.store.transaction(async (tx) => {
-        for (const row of batch) await tx.requestLogs.insert(row, o.keep)
-      })
+      await o.store.transaction((tx) => tx.requestLogs.insert(batch, o.keep))
     } catch (err) {
       o.logger.error('request log batch lost', {
         rows: batch.length,

@@ -1525,9 +1525,9 @@ function requestLogTests(store: GetStore) {
     )
     const otherKey = requestLog(randomUUID(), 'strategy', t)
     for (const log of [...perp, otherKey]) {
-      await store().requestLogs.insert(log, 5)
+      await store().requestLogs.insert([log], 5)
     }
-    for (const log of strategy) await store().requestLogs.insert(log, 5)
+    for (const log of strategy) await store().requestLogs.insert([log], 5)
     const newest = [...strategy].reverse()
     expect(await store().requestLogs.list(keyId, 'strategy', 100)).toEqual(
       newest.slice(0, 5),
@@ -1544,11 +1544,41 @@ function requestLogTests(store: GetStore) {
     ).toEqual([otherKey])
   })
 
+  test('requestLogs: a batch keeps the newest `keep` of each key and family it touches', async () => {
+    const [a, b] = [randomUUID(), randomUUID()]
+    const t = baseMs()
+    const batch = [
+      ...Array.from({ length: 4 }, (_, i) => requestLog(a, 'perp', t + i)),
+      ...Array.from({ length: 3 }, (_, i) => requestLog(b, 'perp', t + i)),
+      requestLog(a, 'strategy', t),
+    ]
+    const older = requestLog(b, 'perp', t - 10)
+    await store().requestLogs.insert([older], 10)
+    await store().requestLogs.insert(batch, 2)
+    const newest = (key: string) =>
+      ids(batch.filter((l) => l.apiKeyId === key && l.family === 'perp'))
+        .reverse()
+        .slice(0, 2)
+    expect(ids(await store().requestLogs.list(a, 'perp', 10))).toEqual(
+      newest(a),
+    )
+    expect(ids(await store().requestLogs.list(b, 'perp', 10))).toEqual(
+      newest(b),
+    )
+    expect(await store().requestLogs.list(a, 'strategy', 10)).toHaveLength(1)
+    // more rows than one INSERT carries
+    const many = Array.from({ length: 1_203 }, (_, i) =>
+      requestLog(a, 'perp', t + 100 + i),
+    )
+    await store().requestLogs.insert(many, 1_500)
+    expect(await store().requestLogs.list(a, 'perp', 2_000)).toHaveLength(1_205)
+  })
+
   test('requestLogs: pruning breaks createdAt ties by id', async () => {
     const keyId = randomUUID()
     const t = baseMs()
     const logs = [0, 1, 2].map(() => requestLog(keyId, 'perp', t))
-    for (const log of logs) await store().requestLogs.insert(log, 2)
+    for (const log of logs) await store().requestLogs.insert([log], 2)
     const kept = ids(logs).sort().reverse().slice(0, 2)
     expect(ids(await store().requestLogs.list(keyId, 'perp', 10))).toEqual(kept)
   })
@@ -2076,7 +2106,7 @@ function transactionTests(store: GetStore) {
         store().transaction(async (tx) => {
           await tx.tasks.insert(r)
           await tx.requestLogs.insert(
-            requestLog(r.apiKeyId, 'strategy', baseMs()),
+            [requestLog(r.apiKeyId, 'strategy', baseMs())],
             10,
           )
         }),

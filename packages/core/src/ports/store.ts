@@ -285,8 +285,11 @@ export interface IdempotencyRepo {
 }
 
 export interface RequestLogRepo {
-  /** Inserts and keeps only the newest `keep` rows for (apiKeyId, family). */
-  insert(log: RequestLogRecord, keep: number): Promise<void>
+  /**
+   * Inserts `logs` (a batch) and keeps only the newest `keep` rows of each
+   * (apiKeyId, family) they touch.
+   */
+  insert(logs: readonly RequestLogRecord[], keep: number): Promise<void>
   /** Newest first. */
   list(
     apiKeyId: string,
