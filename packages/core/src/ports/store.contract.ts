@@ -2288,20 +2288,15 @@ function busyMarketTests(databases: StoreContractDatabases) {
     withOwnDatabase(databases, async (store) => {
       const t = baseMs()
       const owner = newOwner()
-      const o = order({
-        owner,
-        venue: 'hl',
-        market: 'ETH',
-        status: 'pending',
-        updatedAt: new Date(t - 1000).toISOString(),
-      })
-      const other = order({
-        owner,
-        venue: 'hl',
-        market: 'SOL',
-        status: 'pending',
-        updatedAt: new Date(t - 1000).toISOString(),
-      })
+      const [o, other] = ['ETH', 'SOL'].map((market) =>
+        order({
+          owner,
+          venue: 'hl',
+          market,
+          status: 'pending',
+          updatedAt: new Date(t - 1000).toISOString(),
+        }),
+      ) as [PerpOrderRecord, PerpOrderRecord]
       await store.orders.insert(o)
       await store.orders.insert(other)
       const now = new Date(t).toISOString()
@@ -2921,13 +2916,35 @@ function notifyTests(store: GetStore, databases: StoreContractDatabases) {
     await offOther()
   })
 
-  test('notify: inside a transaction it is delivered on commit only', async () => {
+  /**
+   * A listened channel, and `settled()`: notifications arrive in order,
+   * so once a marker sent after them is heard, every one sent before it
+   * (or rolled back) would have been too.
+   */
+  async function listened() {
     const channel = channelName()
     const marker = channelName()
     const woken = counter()
     const marked = counter()
     const off = await store().listen(channel, woken.wake)
     const offMarker = await store().listen(marker, marked.wake)
+    return {
+      channel,
+      woken,
+      async settled() {
+        const heard = marked.wakes + 1
+        await store().notify(marker)
+        await waitFor(() => marked.wakes === heard)
+      },
+      async off() {
+        await off()
+        await offMarker()
+      },
+    }
+  }
+
+  test('notify: inside a transaction it is delivered on commit only', async () => {
+    const { channel, woken, settled, off } = await listened()
     await store().transaction(async () => {
       await store().notify(channel)
       await sleep(150)
@@ -2948,22 +2965,13 @@ function notifyTests(store: GetStore, databases: StoreContractDatabases) {
         }),
       ).rejects.toThrow('undo savepoint')
     })
-    // notifications arrive in order, so once the marker is in, a rolled-back
-    // one would have been too
-    await store().notify(marker)
-    await waitFor(() => marked.wakes === 1)
+    await settled()
     expect(woken.wakes).toBe(1)
     await off()
-    await offMarker()
   })
 
   test('notify: the commands of one shared commit wake a listener once', async () => {
-    const channel = channelName()
-    const marker = channelName()
-    const woken = counter()
-    const marked = counter()
-    const off = await store().listen(channel, woken.wake)
-    const offMarker = await store().listen(marker, marked.wake)
+    const { channel, woken, settled, off } = await listened()
     await Promise.all(
       Array.from({ length: 5 }, () =>
         store().sharedTransaction(async () => {
@@ -2972,13 +2980,11 @@ function notifyTests(store: GetStore, databases: StoreContractDatabases) {
         }),
       ),
     )
-    await store().notify(marker)
-    await waitFor(() => marked.wakes === 1)
+    await settled()
     // one per commit: at least one, and fewer than one per command
     expect(woken.wakes).toBeGreaterThanOrEqual(1)
     expect(woken.wakes).toBeLessThan(10)
     await off()
-    await offMarker()
   })
 
   test('notify: channel names must be lowercase identifiers', async () => {
