@@ -113,16 +113,14 @@ export function claimRows<T extends ClaimedTable>(
           ),
       )
       // an order whose account market another operation holds (any
-      // worker's order or task leg) or another order of it is leased for
-      // could only find its lock taken
+      // worker's order or task leg) could only find its lock taken. Not
+      // skipped for a leased sibling: a sibling whose step failed keeps
+      // its lease as the retry's backoff (its lock released), and a
+      // sibling that fails each time must not hold its market's queue
       .$if(table === 'perp_orders', (qb) =>
-        qb
-          .where(
-            sql<boolean>`not exists (select 1 from locks where locks.name = ${ACCOUNT_MARKET} and locks.expires_at > ${now})`,
-          )
-          .where(
-            sql<boolean>`not exists (select 1 from perp_orders sibling where sibling.owner = perp_orders.owner and sibling.venue = perp_orders.venue and sibling.market = perp_orders.market and sibling.lease_owner is not null and sibling.lease_expires_at > ${now} and sibling.id <> perp_orders.id)`,
-          ),
+        qb.where(
+          sql<boolean>`not exists (select 1 from locks where locks.name = ${ACCOUNT_MARKET} and locks.expires_at > ${now})`,
+        ),
       )
       .orderBy((eb) => eb.fn.coalesce('next_check_at', 'updated_at'))
       .orderBy('id')

@@ -150,6 +150,19 @@ export function migrations(
       down: (db: Kysely<unknown>) =>
         db.schema.dropIndex('perp_orders_leased_idx').ifExists().execute(),
     },
+    // the rule 0010 served was withdrawn (a sibling failing each time held
+    // its market's queue): the index only cost writes
+    '0011_drop_perp_orders_leased': {
+      up: (db: Kysely<unknown>) =>
+        db.schema.dropIndex('perp_orders_leased_idx').ifExists().execute(),
+      down: (db: Kysely<unknown>) =>
+        db.schema
+          .createIndex('perp_orders_leased_idx')
+          .on('perp_orders')
+          .columns(['owner', 'venue', 'market'])
+          .where(sql.ref('lease_owner'), 'is not', null)
+          .execute(),
+    },
   }
 }
 
