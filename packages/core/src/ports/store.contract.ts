@@ -2305,6 +2305,35 @@ function busyMarketTests(databases: StoreContractDatabases) {
         })
       expect(ids(await claim(0))).toEqual([other.id])
       expect(ids(await claim(5_000))).toEqual([o.id])
+      // an order at the venue is looked at without the lock: claimed
+      // whatever holds it, as many of one market as are due
+      const resting = ['open', 'open', 'unknown'].map((status) =>
+        order({
+          owner,
+          venue: 'hl',
+          market: 'ETH',
+          status: status as PerpOrderRecord['status'],
+          updatedAt: new Date(t - 1000).toISOString(),
+        }),
+      )
+      for (const r of resting) await store.orders.insert(r)
+      expect(
+        await store.locks.acquire(
+          `${owner}|hl|ETH`,
+          'w9|task|y',
+          new Date(t + 5_000).toISOString(),
+          60_000,
+        ),
+      ).toBe(true)
+      const looked = await store.orders.claim({
+        workerId: 'w2',
+        now: new Date(t + 6_000).toISOString(),
+        leaseMs: 60_000,
+        statuses: ['pending', 'open', 'unknown'],
+        limit: 100,
+        busyMarkets: [`${owner}|hl|ETH`],
+      })
+      expect(sortedIds(looked)).toEqual(sortedIds(resting))
     }))
 }
 

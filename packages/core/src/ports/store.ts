@@ -85,9 +85,10 @@ export interface ClaimRequest<S extends string> {
    */
   readonly exclude?: readonly string[] | undefined
   /**
-   * Orders only: skip orders whose account market (`owner|venue|market`,
-   * as `accountMarketLock` names it) is among these: an operation of this
-   * worker holds that lock, so they could only find it busy @default none
+   * Orders only: skip pending orders whose account market
+   * (`owner|venue|market`, as `accountMarketLock` names it) is among
+   * these: an operation of this worker holds that lock, so their
+   * submission could only find it busy @default none
    */
   readonly busyMarkets?: readonly string[] | undefined
 }

@@ -8,6 +8,9 @@ import { storedMicros } from './rowMappers.js'
 /** An order's account market, named as `accountMarketLock` names it. */
 const ACCOUNT_MARKET = sql<string>`owner || '|' || venue || '|' || market`
 
+/** The orders whose step takes the account-market lock: submissions. */
+const LOCKING_STATUS = 'pending'
+
 /** Order candidates read per slot (see the one-per-market rule below). */
 const ORDER_CANDIDATES = 4
 
@@ -28,9 +31,9 @@ export type ClaimedTable = 'tasks' | 'perp_orders' | 'binding_batches'
  * before `now`, or a lease owner that is fenced or last heartbeated before
  * `ownerDeadBefore`; `next_check_at` null or at or before `now`; and no fenced
  * `workers` row for `workerId` (a worker that never heartbeated may claim);
- * and not in `exclude`. Orders besides: not on a market of `busyMarkets`
- * nor on an account market whose lock is held, and at most one per
- * account market in one claim.
+ * and not in `exclude`. Pending orders besides (a submission takes its
+ * account market's lock): not on a market of `busyMarkets` nor on one
+ * whose lock is held, and at most one per account market in one claim.
  * Oldest `coalesce(next_check_at, updated_at)` first, then by id.
  */
 export function claimRows<T extends ClaimedTable>(
@@ -103,43 +106,43 @@ export function claimRows<T extends ClaimedTable>(
       .$if((request.exclude?.length ?? 0) > 0, (qb) =>
         qb.where('id', 'not in', request.exclude as readonly string[]),
       )
-      .$if(
-        table === 'perp_orders' && (request.busyMarkets?.length ?? 0) > 0,
-        (qb) =>
-          qb.where(
-            ACCOUNT_MARKET,
-            'not in',
-            request.busyMarkets as readonly string[],
-          ),
-      )
-      // an order whose account market another operation holds (any
-      // worker's order or task leg) could only find its lock taken. Not
-      // skipped for a leased sibling: a sibling whose step failed keeps
-      // its lease as the retry's backoff (its lock released), and a
-      // sibling that fails each time must not hold its market's queue
+      // a pending order (its step takes its account market's lock) whose
+      // account market this worker's own runs (`busyMarkets`) or another
+      // operation (any worker's order or task leg) holds could only find
+      // the lock taken. Orders at the venue are looked at without the
+      // lock, and are claimed whatever holds it. Not skipped for a leased
+      // sibling: one whose step failed keeps its lease as the retry's
+      // backoff (its lock released), and one that fails each time must
+      // not hold its market's queue
       .$if(table === 'perp_orders', (qb) =>
         qb.where(
-          sql<boolean>`not exists (select 1 from locks where locks.name = ${ACCOUNT_MARKET} and locks.expires_at > ${now})`,
+          sql<boolean>`(status <> ${LOCKING_STATUS} or (${
+            (request.busyMarkets?.length ?? 0) > 0
+              ? sql`${ACCOUNT_MARKET} not in (${sql.join(request.busyMarkets as readonly string[])}) and `
+              : sql``
+          }not exists (select 1 from locks where locks.name = ${ACCOUNT_MARKET} and locks.expires_at > ${now})))`,
         ),
       )
       .orderBy((eb) => eb.fn.coalesce('next_check_at', 'updated_at'))
       .orderBy('id')
     if (table === 'perp_orders') {
-      // one order per account market: the orders of one account market
-      // run one after another under its lock, so a second one leased now
-      // would only wait on the first, its lease and slot held for nothing.
+      // one pending order per account market: they run one after another
+      // under its lock, so a second one leased now would only wait on the
+      // first, its lease and slot held for nothing.
       // The first of each is picked from a plain read (locking every
       // candidate would hide the ones not chosen from other claimers),
       // then locked and checked again below.
       const candidates = await dueIds
-        .select(ACCOUNT_MARKET.as('account_market'))
+        .select(['status', ACCOUNT_MARKET.as('account_market')])
         .limit(limit * ORDER_CANDIDATES)
         .execute()
       const markets = new Set<string>()
       const firsts: string[] = []
       for (const c of candidates) {
-        if (markets.has(c.account_market)) continue
-        markets.add(c.account_market)
+        if (c.status === LOCKING_STATUS) {
+          if (markets.has(c.account_market)) continue
+          markets.add(c.account_market)
+        }
         firsts.push(c.id)
       }
       if (firsts.length === 0) return []
