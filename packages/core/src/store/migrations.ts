@@ -140,28 +140,14 @@ export function migrations(
     // a claim skips an order whose account market has another order
     // leased: the leased orders of an account market, few at any time
     '0010_perp_orders_leased': {
-      up: (db: Kysely<unknown>) =>
-        db.schema
-          .createIndex('perp_orders_leased_idx')
-          .on('perp_orders')
-          .columns(['owner', 'venue', 'market'])
-          .where(sql.ref('lease_owner'), 'is not', null)
-          .execute(),
-      down: (db: Kysely<unknown>) =>
-        db.schema.dropIndex('perp_orders_leased_idx').ifExists().execute(),
+      up: createLeasedOrdersIndex,
+      down: dropLeasedOrdersIndex,
     },
     // the rule 0010 served was withdrawn (a sibling failing each time held
     // its market's queue): the index only cost writes
     '0011_drop_perp_orders_leased': {
-      up: (db: Kysely<unknown>) =>
-        db.schema.dropIndex('perp_orders_leased_idx').ifExists().execute(),
-      down: (db: Kysely<unknown>) =>
-        db.schema
-          .createIndex('perp_orders_leased_idx')
-          .on('perp_orders')
-          .columns(['owner', 'venue', 'market'])
-          .where(sql.ref('lease_owner'), 'is not', null)
-          .execute(),
+      up: dropLeasedOrdersIndex,
+      down: createLeasedOrdersIndex,
     },
   }
 }
@@ -453,4 +439,18 @@ async function addBindingBatchSchema(
 
 async function dropBindingBatchSchema(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('binding_batches').ifExists().execute()
+}
+
+/** Migration 0010's index (dropped again by 0011). */
+function createLeasedOrdersIndex(db: Kysely<unknown>): Promise<void> {
+  return db.schema
+    .createIndex('perp_orders_leased_idx')
+    .on('perp_orders')
+    .columns(['owner', 'venue', 'market'])
+    .where(sql.ref('lease_owner'), 'is not', null)
+    .execute()
+}
+
+function dropLeasedOrdersIndex(db: Kysely<unknown>): Promise<void> {
+  return db.schema.dropIndex('perp_orders_leased_idx').ifExists().execute()
 }
