@@ -50,6 +50,12 @@ const OUTAGE_RETRY_MS = 2_000
  */
 const CREDENTIAL_WAIT_MS = 60_000
 
+/** An account-market lock a step holds, released with its last write. */
+interface HeldLock {
+  readonly lock: string
+  readonly holder: string
+}
+
 interface Step {
   readonly order: PerpOrderRecord
   readonly deps: WorkerDeps
@@ -85,7 +91,8 @@ export async function processPerpOrder(
 ): Promise<PerpOrderRecord> {
   let order = claimed
   let staged: Omit<PerpOrderPatch, 'updatedAt'> = {}
-  let held: { readonly lock: string; readonly holder: string } | null = null
+  // assigned from the step (`hold`): typed so, the checks below see it
+  let held = null as HeldLock | null
   const transition = (from: PerpOrderStatus, to: PerpOrderRecord) => {
     if (to.status === from) return
     reportWorkerEvent(deps, {
@@ -141,7 +148,7 @@ export async function processPerpOrder(
       leaseExpiresAt: null,
       nextCheckAt: next === null ? null : msToIso(next),
     })
-    const lock = held as { lock: string; holder: string } | null
+    const lock = held
     const done = await deps.store.transaction(async (tx) => {
       const updated = await write(tx)
       // the lock is released only once what it guarded is saved
@@ -152,9 +159,8 @@ export async function processPerpOrder(
     return done
   } finally {
     // a step that failed (or lost its lease) gives its lock back at once
-    const lock = held as { lock: string; holder: string } | null
-    if (lock) {
-      await deps.store.locks.release(lock.lock, lock.holder).catch(() => {})
+    if (held) {
+      await deps.store.locks.release(held.lock, held.holder).catch(() => {})
     }
   }
 }
@@ -224,7 +230,7 @@ async function submit(step: Step): Promise<number | null> {
   step.hold(lock, holder)
   const key = await workerApiKey(deps, order.apiKeyId)
   if (!key || key.revokedAt !== null) {
-    return await refuse('the API key was revoked before submission')
+    return refuse('the API key was revoked before submission')
   }
   const adapter = deps.adapters[order.venue]
   let cred: VenueCredential
@@ -237,7 +243,7 @@ async function submit(step: Step): Promise<number | null> {
       { logger: deps.logger, now },
     )
   } catch (err) {
-    return await refuse(
+    return refuse(
       err instanceof CredentialUnavailableError
         ? credentialErrorText(err)
         : messageOf(err),
@@ -249,7 +255,7 @@ async function submit(step: Step): Promise<number | null> {
   } catch (err) {
     if (err instanceof VenueUnavailableError) return now + OUTAGE_RETRY_MS
     if (err instanceof AppError && err.code === 'order_rejected') {
-      return await refuse(err.message)
+      return refuse(err.message)
     }
     throw err
   }
@@ -289,7 +295,7 @@ async function submit(step: Step): Promise<number | null> {
   }
   switch (sent.type) {
     case 'placed':
-      return await apply(step, next, sent.order)
+      return apply(step, next, sent.order)
     case 'rejected':
       await step.save({
         status: perpOrderStatusOf(next),

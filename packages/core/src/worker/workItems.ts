@@ -111,8 +111,8 @@ export async function claimWork(
   busyMarkets: readonly string[] = [],
 ): Promise<WorkItem[]> {
   const claimed = await Promise.all([
-    // an order whose market this worker is trading would only find its
-    // lock busy: it waits unclaimed instead of churning
+    // a pending order whose market this worker is trading would only
+    // find its lock busy: it waits unclaimed instead of churning
     claimKind(deps, ORDERS, slots, { exclude, busyMarkets }),
     claimKind(deps, TASKS, slots, { exclude }),
     claimKind(deps, BATCHES, slots, { exclude }),
