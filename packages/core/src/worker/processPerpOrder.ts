@@ -171,7 +171,9 @@ async function advance(step: Step): Promise<number | null> {
     case 'pending':
       return submit(step)
     case 'submitting':
-      await step.save({
+      // durable before the venue is asked: a worker that died mid-send is
+      // a fact the order shows even if this look fails
+      await step.saveNow({
         status: statusAfter(step.order, { type: 'uncertain' }),
         error:
           'the worker stopped while submitting; reconciling by client order id',
