@@ -1,4 +1,5 @@
 import {
+  FUNDING_READ_LAG_MS,
   NEVER_PLACED_AFTER_MS,
   SEND_WINDOW_MS,
   UncertainSubmissionError,
@@ -67,11 +68,27 @@ describe.each(dialects())(
         error: null,
         closeRequestedAt: null,
       })
-      await bed.advance(HOUR + 1_000)
-      await bed.advance(1_000)
+      // past the next settlement and the lag before it is read: the test
+      // starts at the real time, anywhere in the hour
+      const since = new Date(bed.clock.now()).toISOString()
+      await bed.advance(HOUR - (bed.clock.now() % HOUR) + 1_000)
+      await bed.advance(FUNDING_READ_LAG_MS)
       const funded = await get(id)
-      // short lighter BTC receives more than long aster BTCUSDT pays
-      expect(Number(funded.fundingUsd)).toBeGreaterThan(0)
+      // what the two venues paid and charged this owner, to the cent: each
+      // leg is this owner's only position on its market
+      const paid = [
+        ['aster', 'BTCUSDT'],
+        ['lighter', 'BTC'],
+      ] as const
+      const payments = paid.map(([v, m]) =>
+        bed.venues.exchanges[v].funding(o.owner, m, since),
+      )
+      expect(payments.map((p) => p.length)).toEqual([1, 1])
+      const expected = payments
+        .flat()
+        .reduce((s, p) => s + Number(p.amountUsd), 0)
+      expect(expected).not.toBe(0)
+      expect(Number(funded.fundingUsd)).toBeCloseTo(expected, 6)
       const close = await post(id, 'close')
       expect(close.body).toEqual({ taskId: id, status: 'close_queued' })
       expect((await get(id)).closeRequestedAt).not.toBeNull()
