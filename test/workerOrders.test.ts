@@ -107,6 +107,47 @@ describe.each(dialects())(
       expect((await bed.svc.store.orders.get(first))?.status).toBe('filled')
     })
 
+    test('a binding revoked after the worker used it: its queued order is rejected, never sent', async () => {
+      const k = await bed.owner()
+      const order = {
+        venue: 'hl',
+        market: 'BTC',
+        side: 'long',
+        orderType: 'market',
+        sizeBase: 0.001,
+      }
+      const placeWith = async () => {
+        const res = await call(bed.svc, 'POST', ORDERS, {
+          key: k.apiKey,
+          body: order,
+        })
+        expect(res.status, res.text).toBe(202)
+        return res.body.orderId as string
+      }
+      const first = await placeWith()
+      // the worker has read (and may keep) the binding by now
+      await bed.drain()
+      expect((await bed.svc.store.orders.get(first))?.status).toBe('filled')
+      const queued = await placeWith()
+      const binding = await bed.svc.store.bindings.get(k.owner, 'hl')
+      expect(binding?.status).toBe('bound')
+      await bed.svc.store.bindings.upsert({
+        ...(binding as NonNullable<typeof binding>),
+        status: 'revoked',
+        credentialCiphertext: null,
+        updatedAt: new Date(bed.clock.now()).toISOString(),
+      })
+      await bed.drain()
+      const stored = await bed.svc.store.orders.get(queued)
+      expect(stored).toMatchObject({
+        status: 'rejected',
+        error: `hl is not bound for ${k.owner}`,
+        submittedAt: null,
+      })
+      const sent = bed.venues.exchanges.hl.stats().byClientOrderId
+      expect(sent.get(stored?.clientOrderId as string)).toBeUndefined()
+    })
+
     test('limit GTC rests open, fills when the mark crosses', async () => {
       const mark = Number(
         (await bed.venues.marketData.quote('aster', 'ETHUSDT')).mark,

@@ -4,6 +4,7 @@ import {
   type Clock,
   createAesGcmSecrets,
   createApiKeyCache,
+  createBindingCache,
   type Store,
   systemClock,
   type VenueAdapter,
@@ -46,6 +47,8 @@ export function composeWorkerDeps(o: ComposeWorkerDepsOptions): WorkerDeps {
     store: o.store,
     // a submission checks its key without a read while no key was revoked
     apiKeys: createApiKeyCache({ store: o.store }),
+    // and finds its credential without a read while no binding changed
+    bindings: createBindingCache({ store: o.store }),
     clock: o.clock ?? systemClock,
     adapters: o.adapters,
     secrets: createAesGcmSecrets(deriveKey(o.masterKey, 'venue-credentials')),

@@ -15,7 +15,7 @@ import type { TaskRecord, TaskStatus } from '../domain/task.js'
 import type { VenueId } from '../domain/venue.js'
 import type { VenueBindingRecord } from '../domain/venueBinding.js'
 import { accountSnapshotTests } from './accountSnapshot.contract.js'
-import { revocationMarkTests } from './revocationMark.contract.js'
+import { changeMarkTests } from './changeMark.contract.js'
 import type { ClaimRequest, ListFilter, Store } from './store.js'
 import { taskSampleTests } from './taskSample.contract.js'
 import { taskWatchTests } from './taskWatch.contract.js'
@@ -80,7 +80,7 @@ export function runStoreContract(
     counterTests(s)
     lockTests(s)
     notifyTests(s, databases)
-    revocationMarkTests(databases)
+    changeMarkTests(databases)
     workQueueTests(databases)
     takenOverTests(databases)
   })

@@ -503,4 +503,9 @@ export interface Store extends Repos {
    * PostgreSQL listens for a notification each revocation sends.
    */
   revocationMark(): Promise<string | undefined>
+  /**
+   * Where venue bindings stand, as {@link Store.revocationMark} for keys:
+   * it changes once any process commits a binding's insert or update.
+   */
+  bindingMark(): Promise<string | undefined>
 }

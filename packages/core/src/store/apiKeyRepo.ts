@@ -2,10 +2,9 @@ import type { Insertable } from 'kysely'
 import type { ApiKeyRecord } from '../domain/apiKey.js'
 import type { VenueId } from '../domain/venue.js'
 import type { ApiKeyRepo } from '../ports/store.js'
-import { counterRepo } from './counterRepo.js'
+import { recordChange } from './changeWatch.js'
 import type { ApiKeysTable } from './database.js'
 import type { RepoScope } from './repoScope.js'
-import { REVOCATION_COUNTER } from './revocationWatch.js'
 import {
   decimal,
   type FieldMap,
@@ -73,8 +72,7 @@ export function apiKeyRepo(scope: RepoScope): ApiKeyRepo {
           .executeTakeFirst()
         if (result.numUpdatedRows === 0n) return false
         // commits with the revocation: what a key cache checks
-        await counterRepo(scope).next(REVOCATION_COUNTER, 1)
-        await scope.apiKeyRevoked()
+        await recordChange(scope, 'revocations')
         return true
       })
     },

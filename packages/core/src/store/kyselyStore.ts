@@ -4,6 +4,7 @@ import type { Repos, Store } from '../ports/store.js'
 import { accountSnapshotRepo } from './accountSnapshotRepo.js'
 import { apiKeyRepo } from './apiKeyRepo.js'
 import { bindingBatchRepo } from './bindingBatchRepo.js'
+import type { ChangeKind, ChangeWatches } from './changeWatch.js'
 import { createCommitGroup } from './commitGroup.js'
 import { counterRepo } from './counterRepo.js'
 import type { Database } from './database.js'
@@ -15,7 +16,6 @@ import { perpOrderRepo } from './perpOrderRepo.js'
 import { rateLimitRepo } from './rateLimitRepo.js'
 import type { RepoScope } from './repoScope.js'
 import { requestLogRepo } from './requestLogRepo.js'
-import type { RevocationWatch } from './revocationWatch.js'
 import { settingRepo } from './settingRepo.js'
 import { StoreError } from './storeError.js'
 import { taskRepo } from './taskRepo.js'
@@ -59,7 +59,7 @@ export function createKyselyStore(
   db: Kysely<Database>,
   dialect: DialectSpec,
   notifier: Notifier,
-  revocations: RevocationWatch,
+  watches: ChangeWatches,
 ): Store {
   const open = new AsyncLocalStorage<TxContext>()
   const current = (): TxContext | undefined => {
@@ -136,9 +136,10 @@ export function createKyselyStore(
     },
   })
 
-  const apiKeyRevoked = (ctx: TxContext | undefined) => {
-    if (!ctx) throw new StoreError('a revocation outside its transaction')
-    return revocations.revoked(ctx.db, (hook) => ctx.afterCommit.push(hook))
+  const changed = (ctx: TxContext | undefined, kind: ChangeKind) => {
+    if (!ctx)
+      throw new StoreError(`a change of ${kind} outside its transaction`)
+    return watches[kind].changed(ctx.db, (hook) => ctx.afterCommit.push(hook))
   }
 
   const txScope = (ctx: TxContext): RepoScope => {
@@ -150,7 +151,7 @@ export function createKyselyStore(
       dialect,
       db: txDb,
       atomic: (fn) => fn(txDb()),
-      apiKeyRevoked: () => apiKeyRevoked(ctx),
+      changed: (kind) => changed(ctx, kind),
     }
   }
 
@@ -161,7 +162,7 @@ export function createKyselyStore(
       const ctx = current()
       return ctx ? fn(ctx.db) : begin((c) => fn(c.db))
     },
-    apiKeyRevoked: () => apiKeyRevoked(current()),
+    changed: (kind) => changed(current(), kind),
   }
 
   return {
@@ -192,10 +193,12 @@ export function createKyselyStore(
       checkChannel(channel)
       return notifier.listen(channel, () => open.exit(onWake))
     },
-    revocationMark: () => revocations.mark(),
+    revocationMark: () => watches.revocations.mark(),
+    bindingMark: () => watches.bindings.mark(),
     async close() {
       try {
-        await revocations.close()
+        await watches.revocations.close()
+        await watches.bindings.close()
         await notifier.close()
       } finally {
         await db.destroy()

@@ -3,8 +3,8 @@ import pg from 'pg'
 import { afterAll, describe, expect, test } from 'vitest'
 import { runStoreContract } from '../ports/store.contract.js'
 import type { Store } from '../ports/store.js'
+import { changeChannel } from './changeWatch.js'
 import { createPostgresStore } from './postgres.js'
-import { revokedChannel } from './revocationWatch.js'
 
 const url = process.env.DN_TEST_PG_URL
 
@@ -103,7 +103,7 @@ if (url === undefined || url === '') {
       })
       const admin = new pg.Client({ connectionString: url })
       await admin.connect()
-      const channel = revokedChannel(schema('listen_loss'))
+      const channel = changeChannel('revocations', schema('listen_loss'))
       const listeners = async () =>
         (
           await admin.query(

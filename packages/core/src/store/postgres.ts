@@ -6,12 +6,12 @@
 import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import type { Store } from '../ports/store.js'
+import { notifyChangeWatches } from './changeWatch.js'
 import type { Database } from './database.js'
 import { postgres } from './dialects/postgres.js'
 import { postgresNotifier } from './dialects/postgresNotifier.js'
 import { createKyselyStore } from './kyselyStore.js'
 import { migrateToLatest } from './migrateToLatest.js'
-import { notifyRevocationWatch, revokedChannel } from './revocationWatch.js'
 import { StoreError } from './storeError.js'
 
 export interface PostgresStoreOptions {
@@ -65,6 +65,6 @@ export async function createPostgresStore(
     db,
     dialect,
     notifier,
-    notifyRevocationWatch(notifier, revokedChannel(schema)),
+    notifyChangeWatches(notifier, schema),
   )
 }

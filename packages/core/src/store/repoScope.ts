@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import type { ChangeKind } from './changeWatch.js'
 import type { Database } from './database.js'
 import type { DialectSpec } from './dialectSpec.js'
 
@@ -13,8 +14,9 @@ export interface RepoScope {
    */
   atomic<T>(fn: (db: Kysely<Database>) => Promise<T>): Promise<T>
   /**
-   * Tells the store's key caches that an API key was revoked by the
-   * statement just run (in its transaction: they learn of it on commit).
+   * Tells the store's caches of `kind` that the statement just run changed
+   * what they hold (in its transaction: they learn of it on commit). Call
+   * through {@link recordChange}, which raises the kind's counter first.
    */
-  apiKeyRevoked(): Promise<void>
+  changed(kind: ChangeKind): Promise<void>
 }

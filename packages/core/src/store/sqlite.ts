@@ -5,13 +5,13 @@
  */
 import { Kysely, SqliteDialect } from 'kysely'
 import type { Store } from '../ports/store.js'
+import { counterChangeWatches } from './changeWatch.js'
 import type { Database } from './database.js'
 import { sqlite } from './dialects/sqlite.js'
 import { createKyselyStore } from './kyselyStore.js'
 import { migrateToLatest } from './migrateToLatest.js'
 import { localNotifier } from './notifier.js'
 import { openSqliteDatabase } from './openSqliteDatabase.js'
-import { counterRevocationWatch } from './revocationWatch.js'
 import { sqliteStatementCache } from './sqliteStatementCache.js'
 
 export interface SqliteStoreOptions {
@@ -47,6 +47,6 @@ export async function createSqliteStore(
     db,
     dialect,
     localNotifier(),
-    counterRevocationWatch(db),
+    counterChangeWatches(db),
   )
 }

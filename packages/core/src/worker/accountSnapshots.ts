@@ -10,7 +10,6 @@ import type {
 } from '../ports/venueAdapter.js'
 import { msToIso } from '../util/time.js'
 import { ownerShard } from './ownerShard.js'
-import { resolveCredential } from './resolveCredential.js'
 import { positionsReadAt } from './shareAccountReads.js'
 import {
   accountKey,
@@ -21,7 +20,7 @@ import {
   snapshotWriteDue,
   type WrittenSnapshot,
 } from './snapshotSchedule.js'
-import type { WorkerDeps } from './workerDeps.js'
+import { type WorkerDeps, workerCredential } from './workerDeps.js'
 
 /** A positions read of one account, as the sweep or an idle refresh got it. */
 export interface AccountRead {
@@ -119,12 +118,11 @@ export function createAccountSnapshots(
   async function readIdle(account: BoundAccount): Promise<void> {
     const adapter = deps.adapters[account.venue]
     const sentAt = deps.clock.now()
-    const cred = await resolveCredential(
-      deps.store,
-      deps.secrets,
+    const cred = await workerCredential(
+      deps,
       account.owner,
       account.venue,
-      { logger: deps.logger, now: sentAt },
+      sentAt,
     )
     const positions = await adapter.positions(cred, {
       // a snapshot a task's last read left serves

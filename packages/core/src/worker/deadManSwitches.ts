@@ -3,8 +3,8 @@ import { VenueRejectedError } from '../errors/venue.js'
 import { CredentialUnavailableError } from '../errors/worker.js'
 import type { CancelAllSwitch, VenueAdapter } from '../ports/venueAdapter.js'
 import { ownerShard } from './ownerShard.js'
-import { resolveCredential } from './resolveCredential.js'
-import type { WorkerDeps } from './workerDeps.js'
+import type { resolveCredential } from './resolveCredential.js'
+import { type WorkerDeps, workerCredential } from './workerDeps.js'
 
 /**
  * How far beyond the venue's least lead a switch is set: resting orders
@@ -228,13 +228,7 @@ async function attempt(
   send: (cred: Awaited<ReturnType<typeof resolveCredential>>) => Promise<void>,
 ): Promise<void> {
   try {
-    const cred = await resolveCredential(
-      deps.store,
-      deps.secrets,
-      account.owner,
-      account.venue,
-      { logger: deps.logger, now },
-    )
+    const cred = await workerCredential(deps, account.owner, account.venue, now)
     await send(cred)
     account.retryAt = 0
     if (account.failing) {

@@ -21,7 +21,6 @@ import {
   type LegReading,
 } from './evaluateRunningTask.js'
 import { fnv1a, ownerShard } from './ownerShard.js'
-import { resolveCredential } from './resolveCredential.js'
 import { retryNote } from './retryNote.js'
 import { positionsReadAt } from './shareAccountReads.js'
 import { marketOf, venueOf } from './taskLegOrders.js'
@@ -30,7 +29,7 @@ import {
   POSITIONS_MAX_AGE_MS,
 } from './taskPhases.js'
 import { createSweepSampler } from './taskSamples.js'
-import type { WorkerDeps } from './workerDeps.js'
+import { type WorkerDeps, workerCredential } from './workerDeps.js'
 
 const LEGS: readonly Leg[] = ['long', 'short']
 /**
@@ -430,10 +429,7 @@ function sweepCredentials(
   if (!kept) {
     kept = createSharedRead(deps.clock, (key: string) => {
       const [owner, venue] = key.split('|') as [string, VenueId]
-      return resolveCredential(deps.store, deps.secrets, owner, venue, {
-        logger: deps.logger,
-        now: deps.clock.now(),
-      })
+      return workerCredential(deps, owner, venue, deps.clock.now())
     })
     credentialsByWorker.set(deps, kept)
   }

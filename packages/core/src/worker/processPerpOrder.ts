@@ -25,9 +25,13 @@ import { msToIso } from '../util/time.js'
 import { accountMarketLock, lockHolder } from './accountMarketLock.js'
 import { priceDirectOrder } from './priceDirectOrder.js'
 import { reportWorkerEvent } from './reportWorkerEvent.js'
-import { credentialErrorText, resolveCredential } from './resolveCredential.js'
+import { credentialErrorText } from './resolveCredential.js'
 import { reconcileVenueOrder, submitVenueOrder } from './venueOrders.js'
-import { type WorkerDeps, workerApiKey } from './workerDeps.js'
+import {
+  type WorkerDeps,
+  workerApiKey,
+  workerCredential,
+} from './workerDeps.js'
 
 /** Statuses the order worker claims. */
 export const ACTIVE_ORDER_STATUSES: readonly PerpOrderStatus[] = [
@@ -237,13 +241,7 @@ async function submit(step: Step): Promise<number | null> {
   const adapter = deps.adapters[order.venue]
   let cred: VenueCredential
   try {
-    cred = await resolveCredential(
-      deps.store,
-      deps.secrets,
-      order.owner,
-      order.venue,
-      { logger: deps.logger, now },
-    )
+    cred = await workerCredential(deps, order.owner, order.venue, now)
   } catch (err) {
     return refuse(
       err instanceof CredentialUnavailableError
@@ -336,13 +334,7 @@ async function reconcile(step: Step): Promise<number | null> {
   const adapter = deps.adapters[order.venue]
   let cred: VenueCredential
   try {
-    cred = await resolveCredential(
-      deps.store,
-      deps.secrets,
-      order.owner,
-      order.venue,
-      { logger: deps.logger, now },
-    )
+    cred = await workerCredential(deps, order.owner, order.venue, now)
   } catch (err) {
     if (!(err instanceof CredentialUnreadableError)) {
       await step.save({ error: messageOf(err) })

@@ -4,7 +4,7 @@ import {
   CredentialUnreadableError,
 } from '../errors/worker.js'
 import type { Secrets } from '../ports/secrets.js'
-import type { Repos } from '../ports/store.js'
+import type { VenueBindingRepo } from '../ports/store.js'
 import type { VenueCredential } from '../ports/venueAdapter.js'
 import { msToIso } from '../util/time.js'
 import type { WorkerLogger } from './workerDeps.js'
@@ -33,7 +33,7 @@ export interface ResolveCredentialOptions {
  * binding is unusable for another reason
  */
 export async function resolveCredential(
-  repos: Pick<Repos, 'bindings'>,
+  repos: { readonly bindings: Pick<VenueBindingRepo, 'get' | 'markUnusable'> },
   secrets: Secrets,
   owner: string,
   venue: VenueId,

@@ -21,13 +21,12 @@ import type { MarketQuote, MarketRules } from '../ports/marketData.js'
 import type { VenueOrder } from '../ports/venueAdapter.js'
 import { dec, decString } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
-import { resolveCredential } from './resolveCredential.js'
 import {
   reconcileVenueOrder,
   submitVenueOrder,
   type VenueOrderIo,
 } from './venueOrders.js'
-import type { WorkerDeps } from './workerDeps.js'
+import { type WorkerDeps, workerCredential } from './workerDeps.js'
 
 /** Slippage allowed on the IOC orders a task sends, in basis points. */
 export const TASK_SLIPPAGE_BPS = 100
@@ -163,10 +162,7 @@ export async function legIo(
   const venue = venueOf(task, leg)
   return {
     adapter: deps.adapters[venue],
-    cred: await resolveCredential(deps.store, deps.secrets, task.owner, venue, {
-      logger: deps.logger,
-      now,
-    }),
+    cred: await workerCredential(deps, task.owner, venue, now),
     market: marketOf(task, leg),
     pairedWithLighter: venueOf(
       task,

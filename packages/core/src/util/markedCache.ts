@@ -1,0 +1,59 @@
+/** A cache whose entries hold while a change mark stands. */
+export interface MarkedCache<V> {
+  get(key: string): Promise<V | undefined>
+}
+
+export interface MarkedCacheOptions<V> {
+  /**
+   * Where the cached rows stand: a value that changes once any process
+   * commits a change to them, or `undefined` while that cannot be vouched
+   * for (then nothing kept is trusted). See `Store.revocationMark`.
+   */
+  readonly mark: () => Promise<string | undefined>
+  /** reads `key` from the store */
+  readonly read: (key: string) => Promise<V | undefined>
+  /** entries kept, least recently used dropped first */
+  readonly max: number
+}
+
+/**
+ * Rows kept in the process, each used only while the store's mark is the
+ * one it was read under. The mark is taken before the row is read: a
+ * change committed between the two moves the mark, so the entry is never
+ * used. Keys with no row are not kept (a stream of made-up keys would only
+ * push real ones out); new rows need no invalidation.
+ */
+export function createMarkedCache<V>(
+  options: MarkedCacheOptions<V>,
+): MarkedCache<V> {
+  const { mark: markOf, read, max } = options
+  const entries = new Map<
+    string,
+    { readonly value: V; readonly mark: string }
+  >()
+  return {
+    async get(key) {
+      const mark = await markOf()
+      if (mark === undefined) {
+        entries.clear()
+        return read(key)
+      }
+      const cached = entries.get(key)
+      if (cached !== undefined && cached.mark === mark) {
+        // re-inserted: the Map's order is the recency order
+        entries.delete(key)
+        entries.set(key, cached)
+        return cached.value
+      }
+      const value = await read(key)
+      entries.delete(key)
+      if (value === undefined) return undefined
+      entries.set(key, { value, mark })
+      if (entries.size > max) {
+        const oldest = entries.keys().next().value
+        if (oldest !== undefined) entries.delete(oldest)
+      }
+      return value
+    },
+  }
+}
