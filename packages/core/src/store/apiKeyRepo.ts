@@ -2,8 +2,8 @@ import type { Insertable } from 'kysely'
 import type { ApiKeyRecord } from '../domain/apiKey.js'
 import type { VenueId } from '../domain/venue.js'
 import type { ApiKeyRepo } from '../ports/store.js'
-import { recordChange } from './changeWatch.js'
 import type { ApiKeysTable } from './database.js'
+import { recordChange } from './recordChange.js'
 import type { RepoScope } from './repoScope.js'
 import {
   decimal,

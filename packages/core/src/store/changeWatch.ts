@@ -1,9 +1,7 @@
 import { createHash } from 'node:crypto'
 import { type Kysely, sql } from 'kysely'
-import { counterRepo } from './counterRepo.js'
 import type { Database } from './database.js'
 import type { ListeningNotifier } from './notifier.js'
-import type { RepoScope } from './repoScope.js'
 
 /**
  * What a store's caches watch: API key revocations (`Store.revocationMark`)
@@ -33,20 +31,6 @@ export function changeChannel(
   if (schema === undefined) return CHANNELS[kind]
   const tag = createHash('sha256').update(schema).digest('hex').slice(0, 16)
   return `${CHANNELS[kind]}_${tag}`
-}
-
-/**
- * Records a change of `kind` made by the statement just run, inside its
- * transaction (`scope.atomic`): the counter SQLite's marks read, and the
- * notification PostgreSQL's marks listen for.
- * @internal
- */
-export async function recordChange(
-  scope: RepoScope,
-  kind: ChangeKind,
-): Promise<void> {
-  await counterRepo(scope).next(CHANGE_COUNTERS[kind], 1)
-  await scope.changed(kind)
 }
 
 /**

@@ -1,8 +1,8 @@
 import type { Insertable } from 'kysely'
 import type { VenueBindingRecord } from '../domain/venueBinding.js'
 import type { VenueBindingRepo } from '../ports/store.js'
-import { recordChange } from './changeWatch.js'
 import type { VenueBindingsTable } from './database.js'
+import { recordChange } from './recordChange.js'
 import type { RepoScope } from './repoScope.js'
 import {
   type FieldMap,

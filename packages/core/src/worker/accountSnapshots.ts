@@ -10,6 +10,7 @@ import type {
 } from '../ports/venueAdapter.js'
 import { msToIso } from '../util/time.js'
 import { ownerShard } from './ownerShard.js'
+import { workerCredential } from './resolveCredential.js'
 import { positionsReadAt } from './shareAccountReads.js'
 import {
   accountKey,
@@ -20,7 +21,7 @@ import {
   snapshotWriteDue,
   type WrittenSnapshot,
 } from './snapshotSchedule.js'
-import { type WorkerDeps, workerCredential } from './workerDeps.js'
+import type { WorkerDeps } from './workerDeps.js'
 
 /** A positions read of one account, as the sweep or an idle refresh got it. */
 export interface AccountRead {

@@ -4,7 +4,8 @@ import { CredentialUnavailableError } from '../errors/worker.js'
 import type { CancelAllSwitch, VenueAdapter } from '../ports/venueAdapter.js'
 import { ownerShard } from './ownerShard.js'
 import type { resolveCredential } from './resolveCredential.js'
-import { type WorkerDeps, workerCredential } from './workerDeps.js'
+import { workerCredential } from './resolveCredential.js'
+import type { WorkerDeps } from './workerDeps.js'
 
 /**
  * How far beyond the venue's least lead a switch is set: resting orders

@@ -21,6 +21,7 @@ import {
   type LegReading,
 } from './evaluateRunningTask.js'
 import { fnv1a, ownerShard } from './ownerShard.js'
+import { workerCredential } from './resolveCredential.js'
 import { retryNote } from './retryNote.js'
 import { positionsReadAt } from './shareAccountReads.js'
 import { marketOf, venueOf } from './taskLegOrders.js'
@@ -29,7 +30,7 @@ import {
   POSITIONS_MAX_AGE_MS,
 } from './taskPhases.js'
 import { createSweepSampler } from './taskSamples.js'
-import { type WorkerDeps, workerCredential } from './workerDeps.js'
+import type { WorkerDeps } from './workerDeps.js'
 
 const LEGS: readonly Leg[] = ['long', 'short']
 /**

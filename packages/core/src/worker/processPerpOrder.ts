@@ -25,13 +25,9 @@ import { msToIso } from '../util/time.js'
 import { accountMarketLock, lockHolder } from './accountMarketLock.js'
 import { priceDirectOrder } from './priceDirectOrder.js'
 import { reportWorkerEvent } from './reportWorkerEvent.js'
-import { credentialErrorText } from './resolveCredential.js'
+import { credentialErrorText, workerCredential } from './resolveCredential.js'
 import { reconcileVenueOrder, submitVenueOrder } from './venueOrders.js'
-import {
-  type WorkerDeps,
-  workerApiKey,
-  workerCredential,
-} from './workerDeps.js'
+import { type WorkerDeps, workerApiKey } from './workerDeps.js'
 
 /** Statuses the order worker claims. */
 export const ACTIVE_ORDER_STATUSES: readonly PerpOrderStatus[] = [

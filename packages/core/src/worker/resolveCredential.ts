@@ -4,10 +4,10 @@ import {
   CredentialUnreadableError,
 } from '../errors/worker.js'
 import type { Secrets } from '../ports/secrets.js'
-import type { VenueBindingRepo } from '../ports/store.js'
+import type { BindingUnusableMark, VenueBindingRepo } from '../ports/store.js'
 import type { VenueCredential } from '../ports/venueAdapter.js'
 import { msToIso } from '../util/time.js'
-import type { WorkerLogger } from './workerDeps.js'
+import type { WorkerDeps, WorkerLogger } from './workerDeps.js'
 
 /** Additional data binding a credential ciphertext to its binding row. */
 export function credentialAad(owner: string, venue: VenueId): string {
@@ -96,4 +96,27 @@ export function credentialErrorText(err: CredentialUnavailableError): string {
   return err instanceof CredentialUnreadableError
     ? `${err.code}: ${err.message}`
     : err.message
+}
+
+/**
+ * The owner's credential for `venue` as a worker step sees it (see
+ * `WorkerDeps.bindings`), decrypted; an unreadable one marks its binding.
+ */
+export function workerCredential(
+  deps: WorkerDeps,
+  owner: string,
+  venue: VenueId,
+  now: number,
+): Promise<VenueCredential> {
+  const { store } = deps
+  const lookup = deps.bindings ?? store.bindings
+  const bindings = {
+    get: (o: string, v: VenueId) => lookup.get(o, v),
+    markUnusable: (mark: BindingUnusableMark) =>
+      store.bindings.markUnusable(mark),
+  }
+  return resolveCredential({ bindings }, deps.secrets, owner, venue, {
+    logger: deps.logger,
+    now,
+  })
 }

@@ -21,12 +21,13 @@ import type { MarketQuote, MarketRules } from '../ports/marketData.js'
 import type { VenueOrder } from '../ports/venueAdapter.js'
 import { dec, decString } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
+import { workerCredential } from './resolveCredential.js'
 import {
   reconcileVenueOrder,
   submitVenueOrder,
   type VenueOrderIo,
 } from './venueOrders.js'
-import { type WorkerDeps, workerCredential } from './workerDeps.js'
+import type { WorkerDeps } from './workerDeps.js'
 
 /** Slippage allowed on the IOC orders a task sends, in basis points. */
 export const TASK_SLIPPAGE_BPS = 100

@@ -3,12 +3,11 @@ import type { VenueId } from '../domain/venue.js'
 import type { Clock } from '../ports/clock.js'
 import type { Logger } from '../ports/logger.js'
 import type { Secrets } from '../ports/secrets.js'
-import type { BindingUnusableMark, Store } from '../ports/store.js'
-import type { VenueAdapter, VenueCredential } from '../ports/venueAdapter.js'
+import type { Store } from '../ports/store.js'
+import type { VenueAdapter } from '../ports/venueAdapter.js'
 import type { VenueBinder } from '../ports/venueBinder.js'
 import type { WorkerObserver } from '../ports/workerObserver.js'
 import type { VenueBindingLookup } from './bindingCache.js'
-import { resolveCredential } from './resolveCredential.js'
 
 /** The worker writes through core's log port. */
 export type WorkerLogger = Logger
@@ -68,27 +67,4 @@ export const WORK_CHANNEL = 'dn_work'
 /** The API key `id` as a worker step sees it (see `WorkerDeps.apiKeys`). */
 export function workerApiKey(deps: WorkerDeps, id: string) {
   return (deps.apiKeys ?? deps.store.apiKeys).get(id)
-}
-
-/**
- * The owner's credential for `venue` as a worker step sees it (see
- * `WorkerDeps.bindings`), decrypted; an unreadable one marks its binding.
- */
-export function workerCredential(
-  deps: WorkerDeps,
-  owner: string,
-  venue: VenueId,
-  now: number,
-): Promise<VenueCredential> {
-  const { store } = deps
-  const lookup = deps.bindings ?? store.bindings
-  const bindings = {
-    get: (o: string, v: VenueId) => lookup.get(o, v),
-    markUnusable: (mark: BindingUnusableMark) =>
-      store.bindings.markUnusable(mark),
-  }
-  return resolveCredential({ bindings }, deps.secrets, owner, venue, {
-    logger: deps.logger,
-    now,
-  })
 }
