@@ -2335,6 +2335,72 @@ function busyMarketTests(databases: StoreContractDatabases) {
       })
       expect(sortedIds(looked)).toEqual(sortedIds(resting))
     }))
+
+  test("orders: a claim with lockPending takes each leased pending order's lock until the lease ends, in the claim", () =>
+    withOwnDatabase(databases, async (store) => {
+      const t = baseMs()
+      const owner = newOwner()
+      const at = (ms: number) => new Date(t + ms).toISOString()
+      const make = (
+        market: string,
+        status: PerpOrderRecord['status'],
+        ms = -1000,
+      ) => order({ owner, venue: 'hl', market, status, updatedAt: at(ms) })
+      const eth = make('ETH', 'pending')
+      const sol = make('SOL', 'pending')
+      const resting = make('ETH', 'open')
+      // queued behind `sol` on its market
+      const later = make('SOL', 'pending', -500)
+      for (const o of [eth, sol, resting, later]) await store.orders.insert(o)
+      const locked: string[] = []
+      const lockOf = (o: { id: string; market: string }) => ({
+        name: `${owner}|hl|${o.market}`,
+        holder: `w1|order|${o.id}`,
+      })
+      const claimed = await store.orders.claim({
+        workerId: 'w1',
+        now: at(0),
+        leaseMs: 10_000,
+        statuses: ['pending', 'open'],
+        limit: 100,
+        lockPending: { lockOf, onLocked: (id) => locked.push(id) },
+      })
+      // one pending order per market is leased, and its lock taken; the
+      // resting order is leased without one
+      expect(sortedIds(claimed)).toEqual(sortedIds([eth, sol, resting]))
+      expect(locked.sort()).toEqual([eth.id, sol.id].sort())
+      // held by the order's holder until the lease ends
+      for (const o of [eth, sol]) {
+        const { name, holder } = lockOf(o)
+        expect(await store.locks.acquire(name, 'w9|task|x', at(9_999), 1)).toBe(
+          false,
+        )
+        expect(await store.locks.acquire(name, holder, at(9_999), 10_000)).toBe(
+          true,
+        )
+        await store.locks.release(name, holder)
+      }
+      // a lock another holder has now is neither taken nor reported
+      expect(
+        await store.locks.acquire(
+          `${owner}|hl|SOL`,
+          'w9|task|y',
+          at(0),
+          60_000,
+        ),
+      ).toBe(true)
+      const again: string[] = []
+      const second = await store.orders.claim({
+        workerId: 'w2',
+        now: at(20_000),
+        leaseMs: 10_000,
+        statuses: ['pending'],
+        limit: 100,
+        lockPending: { lockOf, onLocked: (id) => again.push(id) },
+      })
+      expect(ids(second)).toEqual([eth.id])
+      expect(again).toEqual([eth.id])
+    }))
 }
 
 function claimTests(databases: StoreContractDatabases, kind: ClaimKind) {

@@ -91,6 +91,24 @@ export interface ClaimRequest<S extends string> {
    * submission could only find it busy @default none
    */
   readonly busyMarkets?: readonly string[] | undefined
+  /**
+   * Orders only: each claimed pending order also takes its account-market
+   * lock (named and held as `lockOf` says) until the lease expires, in
+   * the claim's transaction, so its submission costs no lock write of its
+   * own. Told of each lock taken through `onLocked`; one held elsewhere
+   * is not waited for (its order is claimed without it) @default none
+   */
+  readonly lockPending?:
+    | {
+        lockOf(order: {
+          readonly id: string
+          readonly owner: string
+          readonly venue: string
+          readonly market: string
+        }): { readonly name: string; readonly holder: string }
+        onLocked(id: string): void
+      }
+    | undefined
 }
 
 export interface ApiKeyRepo {

@@ -2,6 +2,7 @@ import { type Kysely, type Selectable, sql } from 'kysely'
 import type { ClaimRequest } from '../ports/store.js'
 import { isoToMicros } from '../util/time.js'
 import type { Database } from './database.js'
+import { takeLocks } from './lockRepo.js'
 import type { RepoScope } from './repoScope.js'
 import { storedMicros } from './rowMappers.js'
 
@@ -52,8 +53,8 @@ export function claimRows<T extends ClaimedTable>(
   const leaseExpiresAt =
     storedMicros(request.now) + Math.ceil(request.leaseMs) * 1000
 
-  // reading who held the rows, or the orders' account markets, takes two
-  // statements: one transaction (on PostgreSQL the rows stay locked from
+  // reading who held the rows, or the orders' account markets (and taking
+  // their locks), takes several statements: one transaction (on PostgreSQL the rows stay locked from
   // the read to the write)
   const twoSteps = request.onTakenOver !== undefined || table === 'perp_orders'
   // The tables share the claim columns; kysely checks them on one of them.
@@ -174,6 +175,13 @@ export function claimRows<T extends ClaimedTable>(
       const from = held.get(row.id)
       if (from && from !== workerId) request.onTakenOver?.(row.id, from)
     }
+    if (table === 'perp_orders' && request.lockPending) {
+      await lockPendingOrders(
+        anyDb,
+        rows as unknown as Selectable<Database['perp_orders']>[],
+        request,
+      )
+    }
     // RETURNING keeps no order; hand the rows back oldest due first
     const dueAt = (row: (typeof rows)[number]) =>
       BigInt(row.next_check_at ?? row.updated_at)
@@ -187,4 +195,36 @@ export function claimRows<T extends ClaimedTable>(
   return scope.dialect.rowLocks && !twoSteps
     ? run(scope.db())
     : scope.atomic(run)
+}
+
+/** Takes the account-market lock of each claimed pending order (see `ClaimRequest.lockPending`). */
+async function lockPendingOrders(
+  db: Kysely<Database>,
+  rows: readonly Selectable<Database['perp_orders']>[],
+  request: ClaimRequest<string>,
+): Promise<void> {
+  const pending = request.lockPending
+  if (!pending) return
+  const wanted = new Map<
+    string,
+    { readonly id: string; readonly holder: string }
+  >()
+  for (const row of rows) {
+    if (row.status !== LOCKING_STATUS) continue
+    const lock = pending.lockOf(row)
+    // one per account market is claimed; a second would wait on the first
+    if (!wanted.has(lock.name)) {
+      wanted.set(lock.name, { id: row.id, holder: lock.holder })
+    }
+  }
+  const taken = await takeLocks(
+    db,
+    [...wanted].map(([name, w]) => ({ name, holder: w.holder })),
+    request.now,
+    request.leaseMs,
+  )
+  for (const name of taken) {
+    const w = wanted.get(name)
+    if (w) pending.onLocked(w.id)
+  }
 }

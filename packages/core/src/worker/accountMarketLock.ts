@@ -28,3 +28,22 @@ export function lockHolder(
 export function workerLocksPrefix(workerId: string): string {
   return `${workerId}|`
 }
+
+/**
+ * The lock a direct order's submission holds, and its holder: taken with
+ * the order's claim where it is free, else by its step.
+ */
+export function orderLock(
+  workerId: string,
+  order: {
+    readonly id: string
+    readonly owner: string
+    readonly venue: string
+    readonly market: string
+  },
+): { readonly name: string; readonly holder: string } {
+  return {
+    name: accountMarketLock(order.owner, order.venue, order.market),
+    holder: lockHolder(workerId, 'order', order.id),
+  }
+}

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest'
 import type { PerpOrderRecord } from '../domain/perpOrder.js'
 import { NEVER_PLACED_AFTER_MS, SEND_WINDOW_MS } from '../domain/sendWindow.js'
 import type { Repos } from '../ports/store.js'
+import { orderLock } from './accountMarketLock.js'
 import {
   FIXTURE_NOW,
   FIXTURE_OWNER,
@@ -218,13 +219,20 @@ describe('processPerpOrder: the account lock', () => {
    * sees it recorded: in the step's last transaction (its own writes
    * included), or alone after a failed step.
    */
-  async function lockBed() {
-    const b = await bed({}, 'rest')
+  async function lockBed(
+    o: { over?: Partial<PerpOrderRecord>; locked?: boolean } = {},
+  ) {
+    const b = await bed(o.over ?? {}, 'rest')
     const seenAtRelease: string[] = []
+    const acquired: string[] = []
     const spied = (repos: Repos): Repos => ({
       ...repos,
       locks: {
         ...repos.locks,
+        acquire: (name, holder, now, ttlMs) => {
+          acquired.push(name)
+          return repos.locks.acquire(name, holder, now, ttlMs)
+        },
         release: async (name: string, holder: string) => {
           const row = await repos.orders.get('order-1')
           seenAtRelease.push(row?.status ?? 'none')
@@ -247,9 +255,52 @@ describe('processPerpOrder: the account lock', () => {
       processPerpOrder(
         deps,
         (await b.store.orders.get('order-1')) as PerpOrderRecord,
+        o.locked ?? false,
       )
-    return { ...b, step, seenAtRelease }
+    return { ...b, step, seenAtRelease, acquired }
   }
+
+  /** Takes the order's lock as its claim would, for the step's holder. */
+  async function claimLock(b: Awaited<ReturnType<typeof lockBed>>) {
+    const row = (await b.store.orders.get('order-1')) as PerpOrderRecord
+    const { name, holder } = orderLock(b.deps.workerId, row)
+    expect(
+      await b.store.locks.acquire(name, holder, iso(FIXTURE_NOW), 30_000),
+    ).toBe(true)
+    return name
+  }
+
+  test('taken by the claim: the step writes no lock of its own, and releases it with the answer', async () => {
+    const b = await lockBed({ locked: true })
+    const name = await claimLock(b)
+    expect((await b.step()).status).toBe('open')
+    expect(b.acquired).toEqual([])
+    expect(b.seenAtRelease).toEqual(['open'])
+    // free for anyone now
+    expect(
+      await b.store.locks.acquire(name, 'w9|task|x', iso(FIXTURE_NOW), 1_000),
+    ).toBe(true)
+  })
+
+  test('taken by the claim, the order cancelled before sending: the lock is released, nothing sent', async () => {
+    const b = await lockBed({
+      over: { cancelRequestedAt: iso(FIXTURE_NOW) },
+      locked: true,
+    })
+    const name = await claimLock(b)
+    expect((await b.step()).status).toBe('cancelled')
+    expect(b.hl.calls).toEqual([])
+    expect(b.seenAtRelease).toEqual(['cancelled'])
+    expect(
+      await b.store.locks.acquire(name, 'w9|task|x', iso(FIXTURE_NOW), 1_000),
+    ).toBe(true)
+  })
+
+  test('not taken by the claim: the step takes it before any read', async () => {
+    const b = await lockBed()
+    expect((await b.step()).status).toBe('open')
+    expect(b.acquired).toEqual([`${FIXTURE_OWNER}|hl|ETH`])
+  })
 
   test('default: is released only after the venue answer is saved', async () => {
     const { step, seenAtRelease } = await lockBed()

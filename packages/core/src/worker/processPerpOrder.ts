@@ -22,7 +22,7 @@ import type { PerpOrderPatch } from '../ports/store.js'
 import type { VenueCredential, VenueOrder } from '../ports/venueAdapter.js'
 import { dec, decString } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
-import { accountMarketLock, lockHolder } from './accountMarketLock.js'
+import { orderLock } from './accountMarketLock.js'
 import { priceDirectOrder } from './priceDirectOrder.js'
 import { reportWorkerEvent } from './reportWorkerEvent.js'
 import { credentialErrorText, workerCredential } from './resolveCredential.js'
@@ -70,6 +70,8 @@ interface Step {
   saveNow(patch: Omit<PerpOrderPatch, 'updatedAt'>): Promise<PerpOrderRecord>
   /** The step holds this lock: released as its writes commit. */
   hold(lock: string, holder: string): void
+  /** whether the step holds its lock */
+  holds(): boolean
 }
 
 /**
@@ -88,6 +90,7 @@ interface Step {
 export async function processPerpOrder(
   deps: WorkerDeps,
   claimed: PerpOrderRecord,
+  locked = false,
 ): Promise<PerpOrderRecord> {
   let order = claimed
   let staged: Omit<PerpOrderPatch, 'updatedAt'> = {}
@@ -140,6 +143,13 @@ export async function processPerpOrder(
     hold(lock, holder) {
       held = { lock, holder }
     },
+    holds: () => held !== null,
+  }
+  if (locked) {
+    // the claim took the submission's lock: released with the step's
+    // last write, or at once if it fails
+    const { name, holder } = orderLock(deps.workerId, claimed)
+    step.hold(name, holder)
   }
   try {
     const next = await advance(step)
@@ -219,17 +229,18 @@ async function submit(step: Step): Promise<number | null> {
     })
     return null
   }
-  // the lock first: an order waiting on another operation's lock costs no
-  // read, of the store or the venue (its quote is read once it holds the
-  // lock, then fresh)
-  const lock = accountMarketLock(order.owner, order.venue, order.market)
-  const holder = lockHolder(deps.workerId, 'order', order.id)
+  // the lock first (unless the claim took it): an order waiting on another
+  // operation's lock costs no read, of the store or the venue (its quote
+  // is read once it holds the lock, then fresh)
   const iso = msToIso(now)
-  if (!(await deps.store.locks.acquire(lock, holder, iso, deps.leaseMs))) {
-    // another operation on this account and market is in flight
-    return now + 200
+  if (!step.holds()) {
+    const { name, holder } = orderLock(deps.workerId, order)
+    if (!(await deps.store.locks.acquire(name, holder, iso, deps.leaseMs))) {
+      // another operation on this account and market is in flight
+      return now + 200
+    }
+    step.hold(name, holder)
   }
-  step.hold(lock, holder)
   const key = await workerApiKey(deps, order.apiKeyId)
   if (!key || key.revokedAt !== null) {
     return refuse('the API key was revoked before submission')
