@@ -1,3 +1,4 @@
+import type { Repos } from '@dn/core'
 import { startWorker, type VenueAdapter } from '@dn/core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { call, dialects, type TestOwner } from './support/testService.js'
@@ -83,19 +84,28 @@ describe.each(dialects())('stopping a worker (%s)', (dialect) => {
     // the step's first write fails (a store hiccup): the round logs it and
     // the item keeps its lease until expiry, its retry's backoff
     let failures = 0
-    const orders = bed.worker.store.orders
-    const store = {
-      ...bed.worker.store,
+    const base = bed.worker.store
+    const orders = base.orders
+    const failing = (tx: Repos): Repos => ({
+      ...tx,
       orders: {
-        ...orders,
+        ...tx.orders,
         update: ((oid, patch, guard) => {
           if (oid === id && failures === 0 && patch.leaseOwner !== null) {
             failures++
             return Promise.reject(new Error('database hiccup'))
           }
-          return orders.update(oid, patch, guard)
+          return tx.orders.update(oid, patch, guard)
         }) as typeof orders.update,
       },
+    })
+    const store = {
+      ...base,
+      ...failing(base),
+      transaction: <T>(fn: (tx: Repos) => Promise<T>) =>
+        base.transaction((tx) => fn(failing(tx))),
+      sharedTransaction: <T>(fn: (tx: Repos) => Promise<T>) =>
+        base.sharedTransaction((tx) => fn(failing(tx))),
     }
     const running = startWorker({ ...bed.worker, store })
     for (let i = 0; i < 200 && failures === 0; i++) {

@@ -359,7 +359,10 @@ export function protocolUrlsFromEnv(
  */
 export function protocolVenueOptions(
   env: NodeJS.ProcessEnv,
-  store: Pick<Store, 'counters' | 'bindings' | 'venueBudgets'>,
+  store: Pick<
+    Store,
+    'counters' | 'bindings' | 'venueBudgets' | 'sharedTransaction'
+  >,
   masterKey: Buffer,
 ): ProtocolVenueOptions {
   const secrets = createAesGcmSecrets(deriveKey(masterKey, 'venue-credentials'))
@@ -373,7 +376,7 @@ export function protocolVenueOptions(
     lighterTier: lighterTierFromEnv(env),
     // every process on the store spends one budget per venue, and a
     // restarted one finds what its predecessor spent
-    store,
+    store: inSharedCommits(store),
     async storedSecret(owner, venue, credentialRef) {
       try {
         const cred = await resolveCredential(store, secrets, owner, venue)
@@ -382,6 +385,28 @@ export function protocolVenueOptions(
         if (err instanceof CredentialUnavailableError) return null
         throw err
       }
+    },
+  }
+}
+
+/**
+ * Nonces and budget reservations, each in the store's shared commit: the
+ * nonces and reservations of concurrent requests (and the order writes
+ * beside them) cost one commit, not one each.
+ */
+function inSharedCommits(
+  store: Pick<Store, 'counters' | 'venueBudgets' | 'sharedTransaction'>,
+): Pick<Store, 'counters' | 'venueBudgets'> {
+  return {
+    counters: {
+      next: (name, floor) =>
+        store.sharedTransaction((tx) => tx.counters.next(name, floor)),
+    },
+    venueBudgets: {
+      reserve: (bucket, nowMs, windowMs, ceiling, weight) =>
+        store.sharedTransaction((tx) =>
+          tx.venueBudgets.reserve(bucket, nowMs, windowMs, ceiling, weight),
+        ),
     },
   }
 }

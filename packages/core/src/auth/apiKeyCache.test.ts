@@ -90,6 +90,39 @@ describe('createApiKeyCache', () => {
     expect(store.reads).toBe(4)
   })
 
+  it('concurrent misses of one key under one mark share one read', async () => {
+    const store = fakeStore()
+    store.keys.set('a', record('a'))
+    const cache = createApiKeyCache({ store: store as never })
+    const got = await Promise.all([
+      cache.get('a'),
+      cache.get('a'),
+      cache.get('a'),
+    ])
+    expect(got).toEqual([record('a'), record('a'), record('a')])
+    expect(store.reads).toBe(1)
+    // calls that took the mark before the read began share it, even if
+    // the mark moves during the read
+    store.onRead = () => {
+      store.onRead = () => {}
+      store.mark = '1'
+    }
+    store.mark = '2'
+    const [first, second] = [cache.get('a'), cache.get('a')]
+    await Promise.all([first, second])
+    expect(store.reads).toBe(2)
+    // a call that takes the mark after it moved reads again
+    store.mark = '3'
+    store.onRead = () => {
+      store.mark = '4'
+    }
+    const p1 = cache.get('a')
+    await new Promise((r) => setImmediate(r))
+    const p2 = cache.get('a')
+    await Promise.all([p1, p2])
+    expect(store.reads).toBe(4)
+  })
+
   it('keeps no unknown id, and at most `max` keys, least recently used out first', async () => {
     const store = fakeStore()
     for (const id of ['a', 'b', 'c']) store.keys.set(id, record(id))

@@ -20,7 +20,8 @@ export interface MarkedCacheOptions<V> {
  * Rows kept in the process, each used only while the store's mark is the
  * one it was read under. The mark is taken before the row is read: a
  * change committed between the two moves the mark, so the entry is never
- * used. Keys with no row are not kept (a stream of made-up keys would only
+ * used. Concurrent misses of one key under one mark share one read. Keys
+ * with no row are not kept (a stream of made-up keys would only
  * push real ones out); new rows need no invalidation.
  */
 export function createMarkedCache<V>(
@@ -30,6 +31,10 @@ export function createMarkedCache<V>(
   const entries = new Map<
     string,
     { readonly value: V; readonly mark: string }
+  >()
+  const reading = new Map<
+    string,
+    { readonly value: Promise<V | undefined>; readonly mark: string }
   >()
   return {
     async get(key) {
@@ -45,7 +50,17 @@ export function createMarkedCache<V>(
         entries.set(key, cached)
         return cached.value
       }
-      const value = await read(key)
+      // concurrent misses under one mark share one read
+      const flying = reading.get(key)
+      if (flying !== undefined && flying.mark === mark) return flying.value
+      const pending = read(key)
+      reading.set(key, { mark, value: pending })
+      let value: V | undefined
+      try {
+        value = await pending
+      } finally {
+        if (reading.get(key)?.value === pending) reading.delete(key)
+      }
       entries.delete(key)
       if (value === undefined) return undefined
       entries.set(key, { value, mark })

@@ -213,6 +213,51 @@ describe('processPerpOrder: submit', () => {
   })
 })
 
+describe('processPerpOrder: shared commits', () => {
+  test("a shared commit that failed as a whole and runs its members again: the step's writes are all made, submitting before the send", async () => {
+    const b = await bed({}, 'rest')
+    let failOnce = true
+    const deps = {
+      ...b.deps,
+      store: {
+        ...b.store,
+        // as the commit group does when a group's commit fails: each
+        // member runs again in a transaction of its own
+        sharedTransaction: async <T>(fn: (tx: Repos) => Promise<T>) => {
+          if (failOnce) {
+            failOnce = false
+            await b.store
+              .transaction(async (tx) => {
+                await fn(tx)
+                throw new Error('the group commit failed')
+              })
+              .catch(() => undefined)
+          }
+          return b.store.transaction(fn)
+        },
+      },
+    }
+    const seenAtSend: string[] = []
+    const place = b.hl.adapter.place.bind(b.hl.adapter)
+    b.hl.adapter.place = async (cred, request) => {
+      seenAtSend.push((await b.store.orders.get('order-1'))?.status ?? 'none')
+      return place(cred, request)
+    }
+    const done = await processPerpOrder(
+      deps,
+      (await b.store.orders.get('order-1')) as PerpOrderRecord,
+    )
+    expect(seenAtSend).toEqual(['submitting'])
+    expect(done).toMatchObject({ status: 'open', limitPrice: '101' })
+    expect(await b.store.orders.get('order-1')).toMatchObject({
+      status: 'open',
+      limitPrice: '101',
+      submittedAt: iso(FIXTURE_NOW),
+      leaseOwner: null,
+    })
+  })
+})
+
 describe('processPerpOrder: the account lock', () => {
   /**
    * The bed, with the lock's release slowed and the order as the release
@@ -249,6 +294,8 @@ describe('processPerpOrder: the account lock', () => {
         ...spied(b.store),
         transaction: <T>(fn: (tx: Repos) => Promise<T>) =>
           b.store.transaction((tx) => fn(spied(tx))),
+        sharedTransaction: <T>(fn: (tx: Repos) => Promise<T>) =>
+          b.store.sharedTransaction((tx) => fn(spied(tx))),
       },
     }
     const step = async () =>

@@ -18,7 +18,7 @@ import {
   CredentialUnreadableError,
   FencedOutError,
 } from '../errors/worker.js'
-import type { PerpOrderPatch } from '../ports/store.js'
+import type { PerpOrderPatch, Repos } from '../ports/store.js'
 import type { VenueCredential, VenueOrder } from '../ports/venueAdapter.js'
 import { dec, decString } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
@@ -109,6 +109,8 @@ export async function processPerpOrder(
       error: to.error,
     })
   }
+  // what is staged is written, and let go only once committed: a shared
+  // commit that fails as a whole runs its members again
   const write = async (repos: Pick<WorkerDeps['store'], 'orders'>) => {
     const updated = await repos.orders.update(
       order.id,
@@ -116,6 +118,11 @@ export async function processPerpOrder(
       { fence: claimed.fence },
     )
     if (!updated) throw new FencedOutError(`order ${order.id}`)
+    return updated
+  }
+  // concurrent steps' writes share one commit
+  const commit = async (fn: (tx: Repos) => Promise<PerpOrderRecord>) => {
+    const updated = await deps.store.sharedTransaction(fn)
     staged = {}
     order = updated
     return updated
@@ -136,7 +143,7 @@ export async function processPerpOrder(
     async saveNow(patch) {
       const from = order.status
       staged = { ...staged, ...patch }
-      const updated = await write(deps.store)
+      const updated = await commit(write)
       transition(from, updated)
       return updated
     },
@@ -159,7 +166,7 @@ export async function processPerpOrder(
       nextCheckAt: next === null ? null : msToIso(next),
     })
     const lock = held
-    const done = await deps.store.transaction(async (tx) => {
+    const done = await commit(async (tx) => {
       const updated = await write(tx)
       // the lock is released only once what it guarded is saved
       if (lock) await tx.locks.release(lock.lock, lock.holder)
