@@ -6,7 +6,7 @@ import type { Lease } from '../domain/lease.js'
 import type { PerpOrderRecord, PerpOrderStatus } from '../domain/perpOrder.js'
 import type { TaskRecord, TaskStatus } from '../domain/task.js'
 import { FencedOutError } from '../errors/worker.js'
-import type { ClaimRequest, WorkKind } from '../ports/store.js'
+import type { ClaimRequest, Repos, WorkKind } from '../ports/store.js'
 import { msToIso } from '../util/time.js'
 import { accountMarketLock, orderLock } from './accountMarketLock.js'
 import { LIVE_WORKER_MS } from './ownerShard.js'
@@ -48,7 +48,7 @@ type ClaimedRow = Lease & { readonly id: string; readonly updatedAt: string }
 interface LeasedKind<R extends ClaimedRow, S extends string> {
   readonly kind: WorkKind
   readonly statuses: readonly S[]
-  repo(store: WorkerDeps['store']): {
+  repo(repos: Repos): {
     claim(request: ClaimRequest<S>): Promise<R[]>
     update(
       id: string,
@@ -147,36 +147,47 @@ async function claimKind<R extends ClaimedRow, S extends string>(
   const { kind } = spec
   const repo = spec.repo(deps.store)
   const nowMs = deps.clock.now()
-  const locked = new Set<string>()
   const { claimLock } = spec
-  const rows = await repo.claim({
-    ...skip,
-    workerId: deps.workerId,
-    now: msToIso(nowMs),
-    leaseMs: deps.leaseMs,
-    limit,
-    statuses: spec.statuses,
-    // a worker silent this long is dead: what it held is taken over
-    ownerDeadBefore: msToIso(nowMs - LIVE_WORKER_MS),
-    // a lease another worker still held is a steal: it died, stalled or
-    // was fenced with work in hand
-    onTakenOver: (id, from) =>
-      reportWorkerEvent(deps, {
-        type: 'leaseSteal',
-        kind,
-        id,
-        reason: 'taken_over',
-        from,
-      }),
-    ...(claimLock === undefined
-      ? {}
-      : {
-          lockPending: {
-            lockOf: (row) => claimLock(deps, row),
-            onLocked: (id) => locked.add(id),
-          },
-        }),
-  })
+  // in the shared commit: a claim beside the API's commands (one process)
+  // costs no commit of its own. What the claim reports is kept only from
+  // the run that committed (a failed group runs its members again)
+  const { rows, locked, takenOver } = await deps.store.sharedTransaction(
+    async (tx) => {
+      const locked = new Set<string>()
+      const takenOver: [id: string, from: string][] = []
+      const rows = await spec.repo(tx).claim({
+        ...skip,
+        workerId: deps.workerId,
+        now: msToIso(nowMs),
+        leaseMs: deps.leaseMs,
+        limit,
+        statuses: spec.statuses,
+        // a worker silent this long is dead: what it held is taken over
+        ownerDeadBefore: msToIso(nowMs - LIVE_WORKER_MS),
+        onTakenOver: (id, from) => takenOver.push([id, from]),
+        ...(claimLock === undefined
+          ? {}
+          : {
+              lockPending: {
+                lockOf: (row) => claimLock(deps, row),
+                onLocked: (id) => locked.add(id),
+              },
+            }),
+      })
+      return { rows, locked, takenOver }
+    },
+  )
+  // a lease another worker still held is a steal: it died, stalled or was
+  // fenced with work in hand
+  for (const [id, from] of takenOver) {
+    reportWorkerEvent(deps, {
+      type: 'leaseSteal',
+      kind,
+      id,
+      reason: 'taken_over',
+      from,
+    })
+  }
   return rows.map((row) => {
     reportWorkerEvent(deps, {
       type: 'pickup',
