@@ -12,11 +12,14 @@ export function liveBook(state: SimState, m: SimMarketState): SimBook {
   if (m.taken.key !== key) {
     m.taken = { key, bids: new Map(), asks: new Map() }
   }
-  const book = syntheticBook(m.market, m.walk.mark)
-  return {
-    bids: remaining(book.bids, m.taken.bids),
-    asks: remaining(book.asks, m.taken.asks),
+  if (m.taken.live === undefined) {
+    const book = syntheticBook(m.market, m.walk.mark)
+    m.taken.live = {
+      bids: remaining(book.bids, m.taken.bids),
+      asks: remaining(book.asks, m.taken.asks),
+    }
   }
+  return m.taken.live
 }
 
 function remaining(
@@ -39,6 +42,7 @@ export function takeFromBook(
   qty: Decimal,
 ): void {
   const taken = m.taken[side]
+  m.taken.live = undefined
   const key = price.toString()
   taken.set(key, (taken.get(key) ?? dec(0)).add(qty))
 }

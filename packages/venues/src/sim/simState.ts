@@ -13,6 +13,7 @@ import { createMarkWalk, type MarkWalk } from './createMarkWalk.js'
 import { hashSeed, seededRandom } from './seededRandom.js'
 import type { SimMarket } from './simMarkets.js'
 import type { SimOrder } from './simOrder.js'
+import type { SimBook } from './syntheticBook.js'
 import type { UnderlyingPrices } from './underlyingPrices.js'
 import { type VenueStyle, venueStyle } from './venueStyle.js'
 
@@ -59,6 +60,11 @@ export interface SimTaken {
   readonly key: string
   readonly bids: Map<string, Decimal>
   readonly asks: Map<string, Decimal>
+  /**
+   * the live book at this key, kept until a taker takes from it: quotes
+   * read it far more often than the step or the mark moves
+   */
+  live?: SimBook | undefined
 }
 
 export interface SimMarketState {
