@@ -72,23 +72,25 @@ describe.each(dialects())(
       ).toBe(1)
     })
 
+    /** A small Hyperliquid market order of `k`'s, accepted (202). */
+    const placeSmallHl = async (k: TestOwner) => {
+      const res = await call(bed.svc, 'POST', ORDERS, {
+        key: k.apiKey,
+        body: {
+          venue: 'hl',
+          market: 'BTC',
+          side: 'long',
+          orderType: 'market',
+          sizeBase: 0.001,
+        },
+      })
+      expect(res.status, res.text).toBe(202)
+      return res.body.orderId as string
+    }
+
     test('a key revoked after the worker used it: its queued order is rejected, never sent', async () => {
       const k = await bed.owner()
-      const order = {
-        venue: 'hl',
-        market: 'BTC',
-        side: 'long',
-        orderType: 'market',
-        sizeBase: 0.001,
-      }
-      const placeWith = async () => {
-        const res = await call(bed.svc, 'POST', ORDERS, {
-          key: k.apiKey,
-          body: order,
-        })
-        expect(res.status, res.text).toBe(202)
-        return res.body.orderId as string
-      }
+      const placeWith = () => placeSmallHl(k)
       const first = await placeWith()
       // the worker has read (and may keep) the key by now
       await bed.drain()
@@ -109,21 +111,7 @@ describe.each(dialects())(
 
     test('a binding revoked after the worker used it: its queued order is rejected, never sent', async () => {
       const k = await bed.owner()
-      const order = {
-        venue: 'hl',
-        market: 'BTC',
-        side: 'long',
-        orderType: 'market',
-        sizeBase: 0.001,
-      }
-      const placeWith = async () => {
-        const res = await call(bed.svc, 'POST', ORDERS, {
-          key: k.apiKey,
-          body: order,
-        })
-        expect(res.status, res.text).toBe(202)
-        return res.body.orderId as string
-      }
+      const placeWith = () => placeSmallHl(k)
       const first = await placeWith()
       // the worker has read (and may keep) the binding by now
       await bed.drain()
