@@ -1,9 +1,9 @@
 /** A cache whose entries hold while a change mark stands. */
-export interface MarkedCache<V> {
+interface MarkedCache<V> {
   get(key: string): Promise<V | undefined>
 }
 
-export interface MarkedCacheOptions<V> {
+interface MarkedCacheOptions<V> {
   /**
    * Where the cached rows stand: a value that changes once any process
    * commits a change to them, or `undefined` while that cannot be vouched
