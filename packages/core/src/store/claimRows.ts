@@ -54,8 +54,8 @@ export function claimRows<T extends ClaimedTable>(
     storedMicros(request.now) + Math.ceil(request.leaseMs) * 1000
 
   // reading who held the rows, or the orders' account markets (and taking
-  // their locks), takes several statements: one transaction (on PostgreSQL the rows stay locked from
-  // the read to the write)
+  // their locks), takes several statements: one transaction (on
+  // PostgreSQL the rows stay locked from the read to the write)
   const twoSteps = request.onTakenOver !== undefined || table === 'perp_orders'
   // The tables share the claim columns; kysely checks them on one of them.
   const run = async (anyDb: Kysely<Database>) => {
@@ -197,7 +197,10 @@ export function claimRows<T extends ClaimedTable>(
     : scope.atomic(run)
 }
 
-/** Takes the account-market lock of each claimed pending order (see `ClaimRequest.lockPending`). */
+/**
+ * Takes the account-market lock of each claimed pending order (see
+ * `ClaimRequest.lockPending`), in the claim's transaction.
+ */
 async function lockPendingOrders(
   db: Kysely<Database>,
   rows: readonly Selectable<Database['perp_orders']>[],
