@@ -133,6 +133,20 @@ const post = (t, connections = CONNECTIONS) => ({
 const rows = []
 const bare = await startTarget('bare')
 rows.push(await measure('bare node:http GET', [[bare, { url: bare.url }]]))
+// the floor: the same authenticated read with none of dn's layers
+const floor = await startTarget('floor')
+rows.push(
+  await measure('GET floor: node:http + HMAC + 2 prepared reads (SQLite)', [
+    [
+      floor,
+      {
+        url: `${floor.url}/v1/delta-neutral/tasks/${floor.taskId}`,
+        headers: { authorization: `Bearer ${floor.key}` },
+      },
+    ],
+  ]),
+)
+await floor.stop()
 const sqlite = await startTarget('service')
 rows.push(
   await measure('GET /v1/delta-neutral/tasks/{id} (SQLite)', [

@@ -93,7 +93,54 @@ async function service() {
       sizeUsd: 1000,
     }),
   }).then((r) => r.json())
+  if (kind === 'floor') {
+    await srv.close()
+    return floorServer({ store, dir }, created.apiKey, task.taskId)
+  }
   return { url: srv.url, key: created.apiKey, taskId: task.taskId }
+}
+
+/**
+ * The least an authenticated task read does, with none of dn's layers:
+ * node:http, the bearer secret's HMAC checked against a kept hash, the
+ * revocation counter and the task row read through prepared
+ * better-sqlite3 statements on the service's own file, the row as JSON.
+ * What the GET could cost at best on this machine.
+ */
+async function floorServer({ store, dir }, key, taskId) {
+  const { createHmac, timingSafeEqual } = await import('node:crypto')
+  const { createRequire } = await import('node:module')
+  const require = createRequire(
+    new URL('../packages/core/package.json', import.meta.url),
+  )
+  const Database = require('better-sqlite3')
+  const db = new Database(join(dir, 'dn.sqlite'))
+  const mark = db.prepare('select value from counters where name = ?')
+  const read = db.prepare('select * from tasks where id = ?')
+  const pepper = Buffer.alloc(32, 9)
+  const hmac = (secret) => createHmac('sha256', pepper).update(secret).digest()
+  const kept = hmac(key.split('.')[1])
+  const server = createServer((req, res) => {
+    req.resume()
+    const token = (req.headers.authorization ?? '').slice('Bearer '.length)
+    const ok = timingSafeEqual(hmac(token.split('.')[1] ?? ''), kept)
+    mark.get('api_key_revocations')
+    const row = ok ? read.get(req.url.split('/').pop()) : undefined
+    const body = JSON.stringify(row ? { task: row } : { error: 'not found' })
+    res.writeHead(row ? 200 : 404, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+    })
+    res.end(body)
+  })
+  await new Promise((r) => server.listen(port, '127.0.0.1', r))
+  close = async () => {
+    await new Promise((r) => server.close(r))
+    db.close()
+    await store.close()
+    rmSync(dir, { recursive: true, force: true })
+  }
+  return { url: `http://127.0.0.1:${server.address().port}`, key, taskId }
 }
 
 const ready = kind === 'bare' ? await bare() : await service()
