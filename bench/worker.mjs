@@ -12,6 +12,7 @@ import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { Worker } from 'node:worker_threads'
+import pg from 'pg'
 import {
   composeServerDeps,
   composeWorkerDeps,
@@ -30,6 +31,7 @@ import {
   startWorker,
   WORKER_SLOTS,
 } from '../packages/core/dist/index.js'
+import { createPostgresStore } from '../packages/core/dist/store/postgres.js'
 import { createSqliteStore } from '../packages/core/dist/store/sqlite.js'
 import { silentLogger, startHttpServer } from '../packages/server/dist/index.js'
 import { createSimVenues } from '../packages/venues/dist/sim/index.js'
@@ -58,10 +60,20 @@ const workerLogger = {
   },
 }
 
-/** A store, the HTTP server on it, and a temp dir to drop at the end. */
-async function openService({ markets, adapters, clock }) {
+/** PostgreSQL for the latency part too, when a URL is set. */
+const PG = env.BENCH_PG_URL ?? env.DN_TEST_PG_URL
+
+/**
+ * A store (SQLite in a temp dir, or a fresh PostgreSQL schema), the HTTP
+ * server on it, and what to drop at the end.
+ */
+async function openService({ markets, adapters, clock, db = 'SQLite' }) {
   const dir = mkdtempSync(join(tmpdir(), 'dn-bench-worker-'))
-  const store = await createSqliteStore({ filename: join(dir, 'dn.sqlite') })
+  const schema = `bench_worker_${randomBytes(4).toString('hex')}`
+  const store =
+    db === 'PostgreSQL'
+      ? await createPostgresStore({ connectionString: PG, schema })
+      : await createSqliteStore({ filename: join(dir, 'dn.sqlite') })
   const deps = composeServerDeps({
     store,
     markets,
@@ -84,6 +96,12 @@ async function openService({ markets, adapters, clock }) {
       await srv.close()
       await store.close()
       rmSync(dir, { recursive: true, force: true })
+      if (db === 'PostgreSQL') {
+        const pgc = new pg.Client({ connectionString: PG })
+        await pgc.connect()
+        await pgc.query(`drop schema if exists ${schema} cascade`)
+        await pgc.end()
+      }
     },
   }
 }
@@ -121,7 +139,7 @@ const ms = (x) => (Number.isFinite(x) ? x.toFixed(1) : '-')
 
 // ---------------------------------------------------------------- latency
 
-async function latency() {
+async function latency(db) {
   const venues = createSimVenues({ seed: 1 })
   /** clientOrderId → when the venue adapter got the order (hrtime ms) */
   const venueAt = new Map()
@@ -137,7 +155,7 @@ async function latency() {
       },
     ]),
   )
-  const svc = await openService({ markets: venues.marketData, adapters })
+  const svc = await openService({ markets: venues.marketData, adapters, db })
   const owners = []
   for (let i = 0; i < Math.max(BURST, 1); i++) {
     owners.push(await createOwner(svc, venues, ['hl', 'aster']))
@@ -237,14 +255,14 @@ async function latency() {
     client = new Worker(new URL('./orderClient.mjs', import.meta.url))
     rows.push(
       await measure(
-        `${BURST_REPS} bursts of ${BURST}, ${mode}`,
+        `${BURST_REPS} bursts of ${BURST}, ${mode} (${db})`,
         { kind: 'burst', keys: owners.map((o) => o.apiKey) },
         BURST_REPS,
       ),
     )
     await sleep(300)
     rows.push(
-      await measure(`sequential, ${mode}`, {
+      await measure(`sequential, ${mode} (${db})`, {
         kind: 'sequential',
         gapMs: GAP_MS,
         keys: Array.from(
@@ -490,11 +508,14 @@ async function monitoring() {
 }
 
 // BENCH_SKIP_LATENCY=1 runs the monitoring part alone
-const lat = env.BENCH_SKIP_LATENCY === '1' ? [] : await latency()
+const lat =
+  env.BENCH_SKIP_LATENCY === '1'
+    ? []
+    : [...(await latency('SQLite')), ...(PG ? await latency('PostgreSQL') : [])]
 const mon = await monitoring()
 
 console.log(
-  `\nworker benchmarks: SQLite, server + worker in one process, node ${process.version}, ${availableParallelism()} cores\n`,
+  `\nworker benchmarks: server + worker in one process (latency on SQLite${PG ? ' and PostgreSQL' : ''}, monitoring on SQLite), node ${process.version}, ${availableParallelism()} cores\n`,
 )
 console.log(
   `Accept-to-venue latency: venue receipt minus 202 arrival at the client (sequential gap ${GAP_MS} ms ±50 %, worker idleMs 250, ${WORKER_SLOTS} slots per kind); spans per burst or run from its first 202 (median of bursts)\n`,
