@@ -22,9 +22,9 @@ export interface ApiKeyCacheOptions {
  */
 export function createApiKeyCache(options: ApiKeyCacheOptions): ApiKeyLookup {
   const { store } = options
-  return createMarkedCache({
+  const cache = createMarkedCache<ApiKeyRecord>({
     mark: () => store.revocationMark(),
-    read: (id) => store.apiKeys.get(id),
     max: options.max ?? 10_000,
   })
+  return { get: (id) => cache.get(id, () => store.apiKeys.get(id)) }
 }

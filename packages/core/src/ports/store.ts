@@ -100,15 +100,24 @@ export interface ClaimRequest<S extends string> {
    */
   readonly lockPending?:
     | {
-        lockOf(order: {
-          readonly id: string
-          readonly owner: string
-          readonly venue: string
-          readonly market: string
-        }): { readonly name: string; readonly holder: string }
+        lockOf(order: OrderOnMarket): NamedLock
         onLocked(id: string): void
       }
     | undefined
+}
+
+/** An order as its account-market lock is named from it. */
+export interface OrderOnMarket {
+  readonly id: string
+  readonly owner: string
+  readonly venue: string
+  readonly market: string
+}
+
+/** A lock's name and who holds (or asks for) it. */
+export interface NamedLock {
+  readonly name: string
+  readonly holder: string
 }
 
 export interface ApiKeyRepo {

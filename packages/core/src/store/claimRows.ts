@@ -179,6 +179,7 @@ export function claimRows<T extends ClaimedTable>(
       await lockPendingOrders(
         anyDb,
         rows as unknown as Selectable<Database['perp_orders']>[],
+        request.lockPending,
         request,
       )
     }
@@ -204,10 +205,9 @@ export function claimRows<T extends ClaimedTable>(
 async function lockPendingOrders(
   db: Kysely<Database>,
   rows: readonly Selectable<Database['perp_orders']>[],
-  request: ClaimRequest<string>,
+  pending: NonNullable<ClaimRequest<string>['lockPending']>,
+  request: Pick<ClaimRequest<string>, 'now' | 'leaseMs'>,
 ): Promise<void> {
-  const pending = request.lockPending
-  if (!pending) return
   const wanted = new Map<
     string,
     { readonly id: string; readonly holder: string }

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely'
-import type { LockRepo } from '../ports/store.js'
+import type { LockRepo, NamedLock } from '../ports/store.js'
 import { isoToMicros } from '../util/time.js'
 import type { Database } from './database.js'
 import type { RepoScope } from './repoScope.js'
@@ -14,7 +14,7 @@ import { storedMicros } from './rowMappers.js'
  */
 export async function takeLocks(
   db: Kysely<Database>,
-  locks: readonly { readonly name: string; readonly holder: string }[],
+  locks: readonly NamedLock[],
   now: string,
   ttlMs: number,
 ): Promise<Set<string>> {

@@ -1,17 +1,16 @@
 /** A cache whose entries hold while a change mark stands. */
 interface MarkedCache<V> {
-  get(key: string): Promise<V | undefined>
+  /** the row under `key`, from `read` on a miss */
+  get(key: string, read: () => Promise<V | undefined>): Promise<V | undefined>
 }
 
-interface MarkedCacheOptions<V> {
+interface MarkedCacheOptions {
   /**
    * Where the cached rows stand: a value that changes once any process
    * commits a change to them, or `undefined` while that cannot be vouched
    * for (then nothing kept is trusted). See `Store.revocationMark`.
    */
   readonly mark: () => Promise<string | undefined>
-  /** reads `key` from the store */
-  readonly read: (key: string) => Promise<V | undefined>
   /** entries kept, least recently used dropped first */
   readonly max: number
 }
@@ -25,9 +24,9 @@ interface MarkedCacheOptions<V> {
  * push real ones out); new rows need no invalidation.
  */
 export function createMarkedCache<V>(
-  options: MarkedCacheOptions<V>,
+  options: MarkedCacheOptions,
 ): MarkedCache<V> {
-  const { mark: markOf, read, max } = options
+  const { mark: markOf, max } = options
   const entries = new Map<
     string,
     { readonly value: V; readonly mark: string }
@@ -37,11 +36,11 @@ export function createMarkedCache<V>(
     { readonly value: Promise<V | undefined>; readonly mark: string }
   >()
   return {
-    async get(key) {
+    async get(key, read) {
       const mark = await markOf()
       if (mark === undefined) {
         entries.clear()
-        return read(key)
+        return read()
       }
       const cached = entries.get(key)
       if (cached !== undefined && cached.mark === mark) {
@@ -53,7 +52,7 @@ export function createMarkedCache<V>(
       // concurrent misses under one mark share one read
       const flying = reading.get(key)
       if (flying !== undefined && flying.mark === mark) return flying.value
-      const pending = read(key)
+      const pending = read()
       reading.set(key, { mark, value: pending })
       let value: V | undefined
       try {

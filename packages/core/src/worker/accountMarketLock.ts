@@ -1,3 +1,5 @@
+import type { NamedLock, OrderOnMarket } from '../ports/store.js'
+
 /**
  * The lock one owner's operations on one venue market take: a direct
  * order and a task leg on the same account and market never run at once
@@ -33,15 +35,7 @@ export function workerLocksPrefix(workerId: string): string {
  * The lock a direct order's submission holds, and its holder: taken with
  * the order's claim where it is free, else by its step.
  */
-export function orderLock(
-  workerId: string,
-  order: {
-    readonly id: string
-    readonly owner: string
-    readonly venue: string
-    readonly market: string
-  },
-): { readonly name: string; readonly holder: string } {
+export function orderLock(workerId: string, order: OrderOnMarket): NamedLock {
   return {
     name: accountMarketLock(order.owner, order.venue, order.market),
     holder: lockHolder(workerId, 'order', order.id),

@@ -24,13 +24,12 @@ export function createBindingCache(
   options: BindingCacheOptions,
 ): VenueBindingLookup {
   const { store } = options
-  const cache = createMarkedCache({
+  const cache = createMarkedCache<VenueBindingRecord>({
     mark: () => store.bindingMark(),
-    read: (key) => {
-      const [owner = '', venue] = key.split('|')
-      return store.bindings.get(owner, venue as VenueId)
-    },
     max: options.max ?? 10_000,
   })
-  return { get: (owner, venue) => cache.get(`${owner}|${venue}`) }
+  return {
+    get: (owner, venue) =>
+      cache.get(`${owner}|${venue}`, () => store.bindings.get(owner, venue)),
+  }
 }

@@ -6,7 +6,13 @@ import type { Lease } from '../domain/lease.js'
 import type { PerpOrderRecord, PerpOrderStatus } from '../domain/perpOrder.js'
 import type { TaskRecord, TaskStatus } from '../domain/task.js'
 import { FencedOutError } from '../errors/worker.js'
-import type { ClaimRequest, Repos, WorkKind } from '../ports/store.js'
+import type {
+  ClaimRequest,
+  NamedLock,
+  OrderOnMarket,
+  Repos,
+  WorkKind,
+} from '../ports/store.js'
 import { msToIso } from '../util/time.js'
 import { accountMarketLock, orderLock } from './accountMarketLock.js'
 import { LIVE_WORKER_MS } from './ownerShard.js'
@@ -73,15 +79,7 @@ interface LeasedKind<R extends ClaimedRow, S extends string> {
    * the lock a claimed row's run takes, taken by the claim where it is
    * free @default none taken by the claim
    */
-  claimLock?(
-    deps: WorkerDeps,
-    row: {
-      readonly id: string
-      readonly owner: string
-      readonly venue: string
-      readonly market: string
-    },
-  ): { readonly name: string; readonly holder: string }
+  claimLock?(deps: WorkerDeps, row: OrderOnMarket): NamedLock
 }
 
 const ORDERS: LeasedKind<PerpOrderRecord, PerpOrderStatus> = {
