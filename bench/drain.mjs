@@ -120,6 +120,8 @@ function startDn(name, args, extraEnv, ready, nodeArgs = []) {
       // a backlog of orders in seconds: a standard Lighter account (and
       // the builder tier) may send 60 txs a minute, a premium one 4,000
       DN_LIGHTER_TIER: 'premium',
+      // names its PostgreSQL sessions (pg_stat_activity, statement logs)
+      PGAPPNAME: name,
       ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

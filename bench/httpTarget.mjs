@@ -49,7 +49,11 @@ async function openStore() {
 async function service() {
   // loaded here: the bare server's RSS is node:http's alone
   const { createBenchOwner } = await import('./benchOwner.mjs')
-  const { composeServerDeps } = await import('../packages/cli/dist/index.js')
+  const { boundHeapGrowth, composeServerDeps } = await import(
+    '../packages/cli/dist/index.js'
+  )
+  // as `dn serve` does on start
+  boundHeapGrowth()
   const { silentLogger, startHttpServer } = await import(
     '../packages/server/dist/index.js'
   )

@@ -17,5 +17,6 @@ export {
   type ComposeWorkerDepsOptions,
   composeWorkerDeps,
 } from './composeWorkerDeps.js'
+export { boundHeapGrowth } from './heapGrowth.js'
 export { deriveKey, loadMasterKey, parseMasterKey } from './masterKey.js'
 export { openStore } from './openStore.js'
