@@ -2076,6 +2076,46 @@ function transactionTests(store: GetStore) {
     for (const t of fresh) expect(await store().tasks.get(t.id)).toEqual(t)
   })
 
+  test('sharedTransaction: the last call failing on a statement, and one with nested transactions, leave the others committed', async () => {
+    const existing = task()
+    await store().tasks.insert(existing)
+    const [a, b, c, d] = [task(), task(), task(), task()]
+    const results = await Promise.allSettled([
+      store().sharedTransaction((tx) => tx.tasks.insert(a)),
+      store().sharedTransaction(async (tx) => {
+        await tx.tasks.insert(b)
+        // nested: one rolled back, one kept, then the call goes on
+        await expect(
+          store().transaction(async (inner) => {
+            await inner.tasks.insert(c)
+            throw new Error('inner')
+          }),
+        ).rejects.toThrow('inner')
+        await store().transaction((inner) => inner.tasks.insert(d))
+        return (await tx.tasks.get(d.id))?.id
+      }),
+      // last in the group: its rollback goes with the commit
+      store().sharedTransaction((tx) => tx.tasks.insert(existing)),
+    ])
+    expect(results.map((r) => r.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+    ])
+    expect(results[1]).toEqual({ status: 'fulfilled', value: d.id })
+    expect(await store().tasks.get(a.id)).toEqual(a)
+    expect(await store().tasks.get(b.id)).toEqual(b)
+    expect(await store().tasks.get(c.id)).toBeUndefined()
+    expect(await store().tasks.get(d.id)).toEqual(d)
+    // the group goes on working afterwards
+    const e = task()
+    await Promise.all([
+      store().sharedTransaction((tx) => tx.tasks.insert(e)),
+      store().sharedTransaction((tx) => tx.tasks.get(e.id)),
+    ])
+    expect(await store().tasks.get(e.id)).toEqual(e)
+  })
+
   test('sharedTransaction: inside a transaction it is a savepoint of it', async () => {
     const [a, b] = [task(), task()]
     await expect(

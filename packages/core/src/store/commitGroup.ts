@@ -12,9 +12,9 @@ type Outcome =
 interface CommitGroupOptions {
   /**
    * Runs `fn` in one transaction, committed when it returns (rolled back
-   * when it throws)
+   * when it throws); `size` members share it
    */
-  readonly transaction: <T>(fn: () => Promise<T>) => Promise<T>
+  readonly transaction: <T>(fn: () => Promise<T>, size: number) => Promise<T>
   /**
    * Runs `fn` in a savepoint of the open transaction: rolled back to it
    * (and only it) when `fn` throws
@@ -47,7 +47,7 @@ export function createCommitGroup(o: CommitGroupOptions) {
     if (members.length === ALONE && only) {
       // alone, its transaction is its savepoint: two statements fewer
       try {
-        const value = await o.transaction(only.fn)
+        const value = await o.transaction(only.fn, ALONE)
         o.onCommit?.(1)
         only.resolve(value)
       } catch (err) {
@@ -66,7 +66,7 @@ export function createCommitGroup(o: CommitGroupOptions) {
             outcomes.push({ ok: false, error })
           }
         }
-      })
+      }, members.length)
     } catch {
       // nothing committed: every member again, each on its own
       for (const m of members) await runGroup([m])

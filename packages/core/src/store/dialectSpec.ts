@@ -27,6 +27,13 @@ export interface DialectSpec {
    * statement runs in a write transaction, which excludes other writers.
    */
   readonly rowLocks: boolean
+  /**
+   * True when the driver sends several parameter-free statements in one
+   * round trip (PostgreSQL's simple query protocol): the store then sends a
+   * shared commit's savepoint releases with the statement that follows
+   * them. False (SQLite prepares one statement at a time, in process).
+   */
+  readonly batchedStatements: boolean
   /** a boolean as the driver binds it */
   bool(value: boolean): boolean | number
   /**

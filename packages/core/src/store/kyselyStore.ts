@@ -35,6 +35,16 @@ interface TxContext {
   readonly afterCommit: (() => void)[]
   /** channels notified inside it, sent once each as it commits */
   readonly notified: string[]
+  /**
+   * Parameter-free statements (a shared commit's savepoint releases) held
+   * back to go with the next one in one round trip (`batchedStatements`)
+   */
+  readonly deferred: string[]
+  /**
+   * a deferred statement failed: the database has aborted the
+   * transaction, so it must not report a commit
+   */
+  broken: boolean
 }
 
 /**
@@ -67,31 +77,72 @@ export function createKyselyStore(
     return ctx?.active ? ctx : undefined
   }
 
-  const begin = async <T>(fn: (ctx: TxContext) => Promise<T>): Promise<T> => {
+  /** Runs the statements held back, then `statement`: one round trip. */
+  const control = async (ctx: TxContext, statement: string) => {
+    const batch = [...ctx.deferred, statement].join('; ')
+    ctx.deferred.length = 0
+    try {
+      await sql.raw(batch).execute(ctx.db)
+    } catch (err) {
+      ctx.broken = true
+      throw err
+    }
+  }
+
+  /**
+   * Holds `statements` back for the next control statement where the
+   * driver batches (they are sent before any other statement can run:
+   * only a shared commit's next savepoint or its commit follows them),
+   * else runs them now.
+   */
+  const defer = async (ctx: TxContext, ...statements: string[]) => {
+    if (dialect.batchedStatements) ctx.deferred.push(...statements)
+    else for (const s of statements) await control(ctx, s)
+  }
+
+  /**
+   * @param grouped a shared commit's group of several, whose first
+   * statement is a savepoint: `begin` goes with it
+   */
+  const begin = async <T>(
+    fn: (ctx: TxContext) => Promise<T>,
+    grouped = false,
+  ): Promise<T> => {
     const afterCommit: (() => void)[] = []
     const result = await db.connection().execute(async (conn) => {
-      await sql.raw(dialect.begin).execute(conn)
       const ctx: TxContext = {
         db: conn,
         active: true,
         savepoints: 0,
         afterCommit,
         notified: [],
+        deferred: [],
+        broken: false,
       }
+      if (grouped && dialect.batchedStatements) ctx.deferred.push(dialect.begin)
+      else await sql.raw(dialect.begin).execute(conn)
       try {
         const value = await open.run(ctx, () => fn(ctx))
+        if (ctx.broken) {
+          throw new StoreError('a shared commit lost its transaction')
+        }
         // one notification per channel, however many commands of a shared
-        // commit asked: the database delivers it with the commit, or the
-        // store once it is done
+        // commit asked: the database delivers it with the commit (in the
+        // commit's round trip when it can), or the store once it is done
+        const closing: string[] = []
         for (const channel of new Set(ctx.notified)) {
-          if (notifier.transactional) await notifier.notify(conn, channel)
-          else {
+          const statement = notifier.statement?.(channel)
+          if (notifier.transactional && statement && dialect.batchedStatements)
+            closing.push(statement)
+          else if (notifier.transactional) {
+            await notifier.notify(conn, channel)
+          } else {
             afterCommit.push(() => {
               notifier.notify(db, channel).catch(() => undefined)
             })
           }
         }
-        await sql`commit`.execute(conn)
+        await control(ctx, [...closing, 'commit'].join('; '))
         return value
       } catch (err) {
         afterCommit.length = 0
@@ -105,34 +156,47 @@ export function createKyselyStore(
     return result
   }
 
+  /**
+   * @param member a shared commit's member: its release (or rollback) is
+   * held back for the next member's savepoint or the commit. A nested
+   * savepoint releases at once: its caller's statements follow it.
+   */
   const savepoint = async <T>(
     ctx: TxContext,
     fn: () => Promise<T>,
+    member = false,
   ): Promise<T> => {
     ctx.savepoints += 1
-    const name = sql.id(`dn_sp_${ctx.savepoints}`)
+    // a generated name: no quoting needed
+    const name = `dn_sp_${ctx.savepoints}`
     const hooks = ctx.afterCommit.length
     const notified = ctx.notified.length
-    await sql`savepoint ${name}`.execute(ctx.db)
+    await control(ctx, `savepoint ${name}`)
+    const release = `release savepoint ${name}`
     try {
       const result = await fn()
-      await sql`release savepoint ${name}`.execute(ctx.db)
+      if (member) await defer(ctx, release)
+      else await control(ctx, release)
       return result
     } catch (err) {
       ctx.afterCommit.length = hooks
       ctx.notified.length = notified
-      await sql`rollback to savepoint ${name}`.execute(ctx.db)
-      await sql`release savepoint ${name}`.execute(ctx.db)
+      const rollback = `rollback to savepoint ${name}`
+      if (member) await defer(ctx, rollback, release)
+      else {
+        await control(ctx, rollback)
+        await control(ctx, release)
+      }
       throw err
     }
   }
 
   const shared = createCommitGroup({
-    transaction: (fn) => begin(() => fn()),
+    transaction: (fn, size) => begin(() => fn(), size > 1),
     savepoint: (fn) => {
       const ctx = current()
       if (!ctx) throw new StoreError('a shared commit outside its transaction')
-      return savepoint(ctx, fn)
+      return savepoint(ctx, fn, true)
     },
   })
 

@@ -16,6 +16,11 @@ export interface Notifier {
   readonly transactional: boolean
   /** Sends on `db`: the store's pool, or the open transaction's connection. */
   notify(db: Kysely<Database>, channel: string): Promise<void>
+  /**
+   * The parameter-free statement `notify` runs, when there is one: the
+   * store sends it with the commit in one round trip.
+   */
+  readonly statement?: ((channel: string) => string) | undefined
   listen(channel: string, onWake: () => void): Promise<() => Promise<void>>
   /** Drops every subscription and frees what the notifier holds. */
   close(): Promise<void>

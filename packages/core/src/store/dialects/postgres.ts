@@ -22,6 +22,7 @@ export function postgres(options: PostgresDialectOptions = {}): DialectSpec {
     types: { micros: 'bigint', decimal: 'numeric', bool: 'boolean' },
     migrationTableSchema: schema,
     rowLocks: true,
+    batchedStatements: true,
     bool: (value) => value,
     async withMigrationLock(db, fn) {
       await sql`select pg_advisory_lock(${sql.lit(MIGRATION_LOCK_KEY)})`.execute(

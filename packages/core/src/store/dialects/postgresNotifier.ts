@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import pg from 'pg'
-import { type ListeningNotifier, wakeSoon } from '../notifier.js'
+import { checkChannel, type ListeningNotifier, wakeSoon } from '../notifier.js'
 import { StoreError } from '../storeError.js'
 
 const RETRY_MIN_MS = 500
@@ -93,8 +93,9 @@ export function postgresNotifier(connectionString: string): ListeningNotifier {
   return {
     transactional: true,
     async notify(db, channel) {
-      await sql`select pg_notify(${channel}, '')`.execute(db)
+      await sql.raw(notifyStatement(channel)).execute(db)
     },
+    statement: notifyStatement,
     async listen(name, onWake) {
       if (closed) throw new StoreError('store is closed')
       let channel = channels.get(name)
@@ -151,4 +152,13 @@ export function postgresNotifier(connectionString: string): ListeningNotifier {
       }
     },
   }
+}
+
+/**
+ * NOTIFY for a channel `checkChannel` accepted (a lowercase identifier,
+ * as LISTEN names it): no parameter, so it can share a round trip.
+ */
+function notifyStatement(channel: string): string {
+  checkChannel(channel)
+  return `notify ${channel}`
 }

@@ -14,6 +14,7 @@ export function sqlite(): DialectSpec {
     begin: 'begin immediate',
     types: { micros: 'integer', decimal: 'text', bool: 'integer' },
     rowLocks: false,
+    batchedStatements: false,
     bool: (value) => (value ? 1 : 0),
     async withMigrationLock(db, fn) {
       await sql`begin immediate`.execute(db)
