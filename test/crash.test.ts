@@ -83,9 +83,12 @@ describe.each(dialects())('worker crashes (%s)', (dialect) => {
         env: {
           ...process.env,
           DN_MASTER_KEY: MASTER_HEX,
-          // 200 orders in seconds: more than a standard Lighter account
-          // may send; the builder tier's limits allow it
-          DN_LIGHTER_TIER: 'builder',
+          // 200 orders in seconds, the cancels of expiring limit orders,
+          // the resends after kills and the lookups that reconcile orders
+          // left unknown: a standard or builder Lighter account may send
+          // 60 txs a minute, a premium one read 80 orders (24,000 weight);
+          // a plus account has room for both (8,000 txs, 400 reads)
+          DN_LIGHTER_TIER: 'plus',
           DN_WORKER_ID: `crash-${i}-${randomUUID().slice(0, 8)}`,
           ...(svc.pgSchema ? { DN_DB_SCHEMA: svc.pgSchema } : {}),
         },
@@ -126,7 +129,7 @@ describe.each(dialects())('worker crashes (%s)', (dialect) => {
         hlMainnet: true,
         asterTestnet: false,
         config: NO_FEES,
-        lighterTier: 'builder',
+        lighterTier: 'plus',
         store: svc.store,
       },
     )
