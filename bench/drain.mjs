@@ -28,6 +28,7 @@ import pg from 'pg'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { createDnClient } from '../packages/client/dist/index.js'
 import { benchRun, log } from './benchRun.mjs'
+import { dnNodeFlags } from './dnNodeFlags.mjs'
 
 const env = process.env
 const PG = env.BENCH_PG_URL ?? env.DN_TEST_PG_URL
@@ -110,22 +111,26 @@ function postgresCpuMs() {
 
 /** A `dn` process; resolves once `ready` matches its stderr. */
 function startDn(name, args, extraEnv, ready, nodeArgs = []) {
-  const child = spawn(process.execPath, [...nodeArgs, CLI, ...args], {
-    env: {
-      ...env,
-      DN_MASTER_KEY: MASTER_HEX,
-      DN_LOG_LEVEL: 'warn',
-      // the API's own per-key limit is not what is measured
-      DN_RATE_LIMIT: '10000000',
-      // a backlog of orders in seconds: a standard Lighter account (and
-      // the builder tier) may send 60 txs a minute, a premium one 4,000
-      DN_LIGHTER_TIER: 'premium',
-      // names its PostgreSQL sessions (pg_stat_activity, statement logs)
-      PGAPPNAME: name,
-      ...extraEnv,
+  const child = spawn(
+    process.execPath,
+    [...dnNodeFlags(), ...nodeArgs, CLI, ...args],
+    {
+      env: {
+        ...env,
+        DN_MASTER_KEY: MASTER_HEX,
+        DN_LOG_LEVEL: 'warn',
+        // the API's own per-key limit is not what is measured
+        DN_RATE_LIMIT: '10000000',
+        // a backlog of orders in seconds: a standard Lighter account (and
+        // the builder tier) may send 60 txs a minute, a premium one 4,000
+        DN_LIGHTER_TIER: 'premium',
+        // names its PostgreSQL sessions (pg_stat_activity, statement logs)
+        PGAPPNAME: name,
+        ...extraEnv,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  )
   let out = ''
   const exited = new Promise((r) => child.once('exit', r))
   const stop = async () => {

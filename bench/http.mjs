@@ -9,6 +9,7 @@
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { createInterface } from 'node:readline'
+import { dnNodeFlags } from './dnNodeFlags.mjs'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
@@ -18,10 +19,16 @@ const here = new URL('.', import.meta.url).pathname
 const TICKS = 100
 
 function startTarget(kind, env = {}) {
-  const child = spawn(process.execPath, [`${here}httpTarget.mjs`, kind], {
-    env: { ...process.env, ...env },
-    stdio: ['pipe', 'pipe', 'inherit'],
-  })
+  // the service as `dn` starts it (its node flags); bare node:http as is
+  const flags = kind === 'bare' ? [] : dnNodeFlags()
+  const child = spawn(
+    process.execPath,
+    [...flags, `${here}httpTarget.mjs`, kind],
+    {
+      env: { ...process.env, ...env },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  )
   const lines = createInterface({ input: child.stdout })
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${kind} exited ${code}`)))
@@ -176,6 +183,15 @@ rows.push(
   await measure('POST /v1/perp/orders (SQLite)', [[sqlite, post(sqlite)]]),
 )
 await sqlite.stop()
+// the floor: the same durable POST with none of dn's layers
+const postFloor = await startTarget('postFloor')
+rows.push(
+  await measure(
+    'POST floor: node:http + HMAC + parse + 2 prepared inserts, one fsync per turn (SQLite)',
+    [[postFloor, post(postFloor)]],
+  ),
+)
+await postFloor.stop()
 if (PG) {
   const one = await startTarget('service', { DN_BENCH_DB: PG })
   rows.push(

@@ -4,6 +4,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readFileSync,
   realpathSync,
   rmSync,
   statSync,
@@ -151,11 +152,14 @@ describe('dn up starting', () => {
     const run = () =>
       new Promise<{ code: number | null; out: string; err: string }>(
         (resolve) => {
-          const child = spawn(
-            process.execPath,
-            [join(pkg, 'bin/dn.js'), '--help'],
-            { stdio: ['ignore', 'pipe', 'pipe'] },
-          )
+          // through its shebang, as npx runs it (its node flags included)
+          const child = spawn(join(pkg, 'bin/dn.js'), ['--help'], {
+            env: {
+              ...process.env,
+              PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
+            },
+            stdio: ['ignore', 'pipe', 'pipe'],
+          })
           let out = ''
           let err = ''
           child.stdout?.on('data', (d: Buffer) => {
@@ -177,5 +181,17 @@ describe('dn up starting', () => {
     const built = await run()
     expect(built.code).toBe(0)
     expect(built.out).toMatch(/^Usage: dn /)
+  })
+
+  test("`npm start` gives node the flags of the bin's shebang", () => {
+    const shebang =
+      readFileSync(join(ROOT, 'packages/cli/bin/dn.js'), 'utf8').split(
+        '\n',
+      )[0] ?? ''
+    const flags = shebang.replace(/^#!\/usr\/bin\/env -S node/, '').trim()
+    expect(flags).toMatch(/^--\S+/)
+    const start = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
+      .scripts.start as string
+    expect(start).toContain(`node ${flags} packages/cli/bin/dn.js up`)
   })
 })
