@@ -109,13 +109,12 @@ async function service() {
 }
 
 /**
- * The least an authenticated task read does, with none of dn's layers:
- * node:http, the bearer secret's HMAC checked against a kept hash, the
- * revocation counter and the task row read through prepared
- * better-sqlite3 statements on the service's own file, the row as JSON.
- * What the GET could cost at best on this machine.
+ * What both floors start from: the service's SQLite file opened with
+ * better-sqlite3 (WAL, synchronous=FULL as the store opens it), the
+ * revocation counter's prepared read, and the bearer check (the secret's
+ * HMAC against a kept hash).
  */
-async function floorServer({ store, dir }, key, taskId) {
+async function floorBase({ dir }, key) {
   const { createHmac, timingSafeEqual } = await import('node:crypto')
   const { createRequire } = await import('node:module')
   const require = createRequire(
@@ -123,24 +122,25 @@ async function floorServer({ store, dir }, key, taskId) {
   )
   const Database = require('better-sqlite3')
   const db = new Database(join(dir, 'dn.sqlite'))
+  db.pragma('journal_mode = WAL')
+  db.pragma('synchronous = FULL')
   const mark = db.prepare('select value from counters where name = ?')
-  const read = db.prepare('select * from tasks where id = ?')
   const pepper = Buffer.alloc(32, 9)
   const hmac = (secret) => createHmac('sha256', pepper).update(secret).digest()
   const kept = hmac(key.split('.')[1])
-  const server = createServer((req, res) => {
-    req.resume()
+  /** the bearer's HMAC checked, the revocation counter read */
+  const authorized = (req) => {
     const token = (req.headers.authorization ?? '').slice('Bearer '.length)
     const ok = timingSafeEqual(hmac(token.split('.')[1] ?? ''), kept)
     mark.get('api_key_revocations')
-    const row = ok ? read.get(req.url.split('/').pop()) : undefined
-    const body = JSON.stringify(row ? { task: row } : { error: 'not found' })
-    res.writeHead(row ? 200 : 404, {
-      'content-type': 'application/json; charset=utf-8',
-      'content-length': Buffer.byteLength(body),
-    })
-    res.end(body)
-  })
+    return ok
+  }
+  return { db, authorized }
+}
+
+/** Serves `handler` on the port; `close` then frees the floor's parts. */
+async function listenFloor({ store, dir }, db, handler) {
+  const server = createServer(handler)
   await new Promise((r) => server.listen(port, '127.0.0.1', r))
   close = async () => {
     await new Promise((r) => server.close(r))
@@ -148,7 +148,30 @@ async function floorServer({ store, dir }, key, taskId) {
     await store.close()
     rmSync(dir, { recursive: true, force: true })
   }
-  return { url: `http://127.0.0.1:${server.address().port}`, key, taskId }
+  return `http://127.0.0.1:${server.address().port}`
+}
+
+/**
+ * The least an authenticated task read does, with none of dn's layers:
+ * node:http, the bearer secret's HMAC checked against a kept hash, the
+ * revocation counter and the task row read through prepared
+ * better-sqlite3 statements on the service's own file, the row as JSON.
+ * What the GET could cost at best on this machine.
+ */
+async function floorServer(svc, key, taskId) {
+  const { db, authorized } = await floorBase(svc, key)
+  const read = db.prepare('select * from tasks where id = ?')
+  const url = await listenFloor(svc, db, (req, res) => {
+    req.resume()
+    const row = authorized(req) ? read.get(req.url.split('/').pop()) : undefined
+    const body = JSON.stringify(row ? { task: row } : { error: 'not found' })
+    res.writeHead(row ? 200 : 404, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+    })
+    res.end(body)
+  })
+  return { url, key, taskId }
 }
 
 /**
@@ -160,33 +183,18 @@ async function floorServer({ store, dir }, key, taskId) {
  * of the event loop in one transaction (one fsync), each answered 202
  * after its commit.
  */
-async function postFloorServer({ store, dir }, key) {
-  const {
-    createHmac,
-    randomUUID: uuid,
-    timingSafeEqual,
-  } = await import('node:crypto')
-  const { createRequire } = await import('node:module')
-  const require = createRequire(
-    new URL('../packages/core/package.json', import.meta.url),
-  )
-  const Database = require('better-sqlite3')
-  const db = new Database(join(dir, 'dn.sqlite'))
-  db.pragma('journal_mode = WAL')
-  db.pragma('synchronous = FULL')
+async function postFloorServer(svc, key) {
+  const { randomUUID: uuid } = await import('node:crypto')
+  const { db, authorized } = await floorBase(svc, key)
   db.exec(`create table if not exists floor_orders (id text primary key,
     owner text not null, venue text not null, market text not null,
     side text not null, size text not null, price text, created_at integer not null);
     create table if not exists floor_idempotency (key text primary key,
     order_id text not null)`)
-  const mark = db.prepare('select value from counters where name = ?')
   const insertOrder = db.prepare(
     'insert into floor_orders values (?, ?, ?, ?, ?, ?, ?, ?)',
   )
   const insertKey = db.prepare('insert into floor_idempotency values (?, ?)')
-  const pepper = Buffer.alloc(32, 9)
-  const hmac = (secret) => createHmac('sha256', pepper).update(secret).digest()
-  const kept = hmac(key.split('.')[1])
   let queue = []
   const commit = db.transaction((members) => {
     for (const m of members) {
@@ -216,13 +224,11 @@ async function postFloorServer({ store, dir }, key) {
       m.res.end(body)
     }
   }
-  const server = createServer((req, res) => {
+  const url = await listenFloor(svc, db, (req, res) => {
     const chunks = []
     req.on('data', (c) => chunks.push(c))
     req.on('end', () => {
-      const token = (req.headers.authorization ?? '').slice('Bearer '.length)
-      const ok = timingSafeEqual(hmac(token.split('.')[1] ?? ''), kept)
-      mark.get('api_key_revocations')
+      const ok = authorized(req)
       let o
       try {
         o = JSON.parse(Buffer.concat(chunks).toString('utf8'))
@@ -247,14 +253,7 @@ async function postFloorServer({ store, dir }, key) {
       if (queue.length === 1) setImmediate(flush)
     })
   })
-  await new Promise((r) => server.listen(port, '127.0.0.1', r))
-  close = async () => {
-    await new Promise((r) => server.close(r))
-    db.close()
-    await store.close()
-    rmSync(dir, { recursive: true, force: true })
-  }
-  return { url: `http://127.0.0.1:${server.address().port}`, key }
+  return { url, key }
 }
 
 const ready = kind === 'bare' ? await bare() : await service()
