@@ -3,11 +3,13 @@
 // dn's code with process.execPath measures what `dn` runs.
 import { readFileSync } from 'node:fs'
 
-export function dnNodeFlags() {
-  const shebang = readFileSync(
-    new URL('../packages/cli/bin/dn.js', import.meta.url),
-    'utf8',
-  ).split('\n')[0]
-  const words = shebang.split(/\s+/)
-  return words.slice(words.indexOf('node') + 1).filter(Boolean)
-}
+const shebang = readFileSync(
+  new URL('../packages/cli/bin/dn.js', import.meta.url),
+  'utf8',
+).split('\n')[0]
+const words = shebang.split(/\s+/)
+
+/** e.g. `['--max-semi-space-size=8']`, read once */
+export const DN_NODE_FLAGS = Object.freeze(
+  words.slice(words.indexOf('node') + 1).filter(Boolean),
+)

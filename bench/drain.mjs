@@ -28,7 +28,7 @@ import pg from 'pg'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { createDnClient } from '../packages/client/dist/index.js'
 import { benchRun, log } from './benchRun.mjs'
-import { dnNodeFlags } from './dnNodeFlags.mjs'
+import { DN_NODE_FLAGS } from './dnNodeFlags.mjs'
 
 const env = process.env
 const PG = env.BENCH_PG_URL ?? env.DN_TEST_PG_URL
@@ -113,7 +113,7 @@ function postgresCpuMs() {
 function startDn(name, args, extraEnv, ready, nodeArgs = []) {
   const child = spawn(
     process.execPath,
-    [...dnNodeFlags(), ...nodeArgs, CLI, ...args],
+    [...DN_NODE_FLAGS, ...nodeArgs, CLI, ...args],
     {
       env: {
         ...env,

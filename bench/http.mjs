@@ -9,7 +9,7 @@
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { createInterface } from 'node:readline'
-import { dnNodeFlags } from './dnNodeFlags.mjs'
+import { DN_NODE_FLAGS } from './dnNodeFlags.mjs'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
@@ -20,7 +20,7 @@ const TICKS = 100
 
 function startTarget(kind, env = {}) {
   // the service as `dn` starts it (its node flags); bare node:http as is
-  const flags = kind === 'bare' ? [] : dnNodeFlags()
+  const flags = kind === 'bare' ? [] : DN_NODE_FLAGS
   const child = spawn(
     process.execPath,
     [...flags, `${here}httpTarget.mjs`, kind],
@@ -126,6 +126,11 @@ const ORDER = JSON.stringify({
   sizeBase: 0.001,
   limitPrice: 99000,
 })
+/** the authenticated task read of a target that made one */
+const getTask = (t) => ({
+  url: `${t.url}/v1/delta-neutral/tasks/${t.taskId}`,
+  headers: { authorization: `Bearer ${t.key}` },
+})
 const post = (t, connections = CONNECTIONS) => ({
   url: `${t.url}/v1/perp/orders`,
   method: 'POST',
@@ -144,26 +149,14 @@ rows.push(await measure('bare node:http GET', [[bare, { url: bare.url }]]))
 const floor = await startTarget('floor')
 rows.push(
   await measure('GET floor: node:http + HMAC + 2 prepared reads (SQLite)', [
-    [
-      floor,
-      {
-        url: `${floor.url}/v1/delta-neutral/tasks/${floor.taskId}`,
-        headers: { authorization: `Bearer ${floor.key}` },
-      },
-    ],
+    [floor, getTask(floor)],
   ]),
 )
 await floor.stop()
 const sqlite = await startTarget('service')
 rows.push(
   await measure('GET /v1/delta-neutral/tasks/{id} (SQLite)', [
-    [
-      sqlite,
-      {
-        url: `${sqlite.url}/v1/delta-neutral/tasks/${sqlite.taskId}`,
-        headers: { authorization: `Bearer ${sqlite.key}` },
-      },
-    ],
+    [sqlite, getTask(sqlite)],
   ]),
 )
 rows.push(

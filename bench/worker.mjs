@@ -247,8 +247,8 @@ async function latency(db) {
     }
   }
 
-  // accept (the order's createdAt) to its claim, from the worker's own
-  // pickup events
+  // created → pickup (the order's createdAt to its claim), from the
+  // worker's own pickup events
   const pickups = []
   /** orderId → when the worker claimed it (hrtime ms) */
   const claimedAt = new Map()

@@ -13,8 +13,8 @@ const HEAP_GROWING_PERCENT = 20
  * Bounds the heap's growth for a long-running dn process. An explicit
  * `node --heap-growing-percent=N` on the command line wins.
  */
-export function boundHeapGrowth(percent = HEAP_GROWING_PERCENT): void {
+export function boundHeapGrowth(): void {
   if (process.execArgv.some((a) => a.startsWith('--heap-growing-percent')))
     return
-  setFlagsFromString(`--heap-growing-percent=${percent}`)
+  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`)
 }

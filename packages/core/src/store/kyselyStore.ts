@@ -119,21 +119,17 @@ export function createKyselyStore(
         deferred: [],
         broken: false,
       }
-      if (grouped && dialect.batchedStatements) ctx.deferred.push(dialect.begin)
-      else await sql.raw(dialect.begin).execute(conn)
+      await (grouped ? defer : control)(ctx, dialect.begin)
       try {
         const value = await open.run(ctx, () => fn(ctx))
         if (ctx.broken) {
-          throw new StoreError('a shared commit lost its transaction')
+          throw new StoreError('a transaction statement failed: rolled back')
         }
         // one notification per channel, however many commands of a shared
         // commit asked: the database delivers it with the commit (in the
         // commit's round trip when it can), or the store once it is done
-        const closing: string[] = []
         for (const channel of new Set(ctx.notified)) {
-          const statement = notifier.statement?.(channel)
-          if (notifier.transactional && statement && dialect.batchedStatements)
-            closing.push(statement)
+          if (notifier.statement) await defer(ctx, notifier.statement(channel))
           else if (notifier.transactional) {
             await notifier.notify(conn, channel)
           } else {
@@ -142,7 +138,7 @@ export function createKyselyStore(
             })
           }
         }
-        await control(ctx, [...closing, 'commit'].join('; '))
+        await control(ctx, 'commit')
         return value
       } catch (err) {
         afterCommit.length = 0

@@ -17,8 +17,9 @@ export interface Notifier {
   /** Sends on `db`: the store's pool, or the open transaction's connection. */
   notify(db: Kysely<Database>, channel: string): Promise<void>
   /**
-   * The parameter-free statement `notify` runs, when there is one: the
-   * store sends it with the commit in one round trip.
+   * The parameter-free statement `notify` runs inside a transaction, when
+   * there is one (a transactional notifier): the store sends it with the
+   * commit in one round trip.
    */
   readonly statement?: ((channel: string) => string) | undefined
   listen(channel: string, onWake: () => void): Promise<() => Promise<void>>
