@@ -15,7 +15,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { bundleCli } from './support/bundleCli.js'
-import { freePort } from './support/freePort.js'
+import { freePort, freePortRun } from './support/freePort.js'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -137,6 +137,81 @@ describe('dn up starting', () => {
     expect(r.code).toBe(0)
     expect(statSync(join(data, 'dn.sqlite')).mode & 0o777).toBe(0o600)
     expect(statSync(join(data, 'master.key')).mode & 0o777).toBe(0o600)
+  })
+
+  test('a port that is not a number is named with its flag, before anything is written', async () => {
+    const data = join(dir, 'bad-port')
+    for (const [flag, value, named] of [
+      ['--port', 'abc', '--port <port> (or DN_PORT)'],
+      ['--sim-port', '70000', '--sim-port <port>'],
+      ['--venue-ports', '65533', '--venue-ports <first> (or DN_VENUE_PORTS)'],
+    ] as const) {
+      const r = await runDn(cli, [
+        'up',
+        '--port',
+        '0',
+        '--sim-port',
+        '0',
+        flag,
+        value,
+        '--data',
+        data,
+      ])
+      expect(r.code).toBe(1)
+      expect(r.err).toBe(
+        `dn: ${named} must be a port number from 0 (any free port) to ${flag === '--venue-ports' ? 65532 : 65535}, not "${value}"\n`,
+      )
+    }
+    expect(existsSync(data)).toBe(false)
+  })
+
+  test('--venue-ports pins the protocol fakes one after another, for clients pointed at them', async () => {
+    const data = join(dir, 'pinned')
+    const first = await freePortRun(4)
+    const r = await runDn(
+      cli,
+      [
+        'up',
+        '--port',
+        '0',
+        '--sim-port',
+        '0',
+        '--venue-ports',
+        String(first),
+        '--data',
+        data,
+      ],
+      /Ctrl-C stops\n/,
+    )
+    const at = (i: number) => `http://127.0.0.1:${first + i}`
+    expect(r.err).toContain(
+      `dn: venue protocols: hl ${at(0)}, lighter ${at(1)}, lighter-mainnet ${at(2)}, aster ${at(3)}\n`,
+    )
+    expect(r.code).toBe(0)
+  })
+
+  test('a busy port among --venue-ports names the fake and the flag, before anything is written', async () => {
+    const data = join(dir, 'busy-venue')
+    // the second port of a free run taken: the lighter fake's
+    const first = await freePortRun(4)
+    const taken = createServer()
+    await new Promise<void>((r) => taken.listen(first + 1, '127.0.0.1', r))
+    const r = await runDn(cli, [
+      'up',
+      '--port',
+      '0',
+      '--sim-port',
+      '0',
+      '--venue-ports',
+      String(first),
+      '--data',
+      data,
+    ]).finally(() => new Promise((r) => taken.close(r)))
+    expect(r.code).toBe(1)
+    expect(r.err).toBe(
+      `dn: port ${first + 1} on 127.0.0.1 (the lighter protocol fake) is in use, by another dn or another program; choose a free one with --venue-ports <first> (or DN_VENUE_PORTS)\n`,
+    )
+    expect(existsSync(data)).toBe(false)
   })
 
   test('`npx dn` runs the CLI: npm links its bin at install, before any build', async () => {

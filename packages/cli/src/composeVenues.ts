@@ -72,6 +72,8 @@ export async function composeVenues(
   options: ProtocolVenueOptions,
   /** the fakes' state saved by an earlier `dn up` (with `sim`'s engines) */
   restore: SimFakeSnapshots = {},
+  /** where each local fake listens; a venue not named takes a free port */
+  ports: Readonly<Partial<Record<VenueId, number>>> = {},
 ): Promise<ComposedVenues> {
   const closers: Array<() => Promise<void>> = []
   const usage: Partial<Record<VenueId, () => FakeBucketUsage[]>> = {}
@@ -92,11 +94,12 @@ export async function composeVenues(
   try {
     for (const venue of PROTOCOL_VENUES) {
       if (urls[venue]) continue
+      const port = ports[venue] ?? 0
       const fake =
         venue === 'hl'
           ? await startHyperliquidFake({
               exchange: sim.exchanges.hl,
-              port: 0,
+              port,
               isMainnet: options.hlMainnet,
               now,
               rateLimits,
@@ -105,7 +108,7 @@ export async function composeVenues(
           : venue === 'aster'
             ? await startAsterFake({
                 exchange: sim.exchanges.aster,
-                port: 0,
+                port,
                 testnet: options.asterTestnet,
                 now,
                 rateLimits,
@@ -114,7 +117,7 @@ export async function composeVenues(
             : await startLighterFake({
                 exchange: sim.exchanges[venue],
                 venue,
-                port: 0,
+                port,
                 testnet: options.config.lighterTestnet,
                 now,
                 rateLimits,

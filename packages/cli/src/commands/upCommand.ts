@@ -3,6 +3,7 @@ import {
   createAdapterOrderLookup,
   createAesGcmSecrets,
   startWorker,
+  type VenueId,
   type WorkerStopReport,
 } from '@dn/core'
 import { createDnMetrics, startHttpServer } from '@dn/server'
@@ -10,6 +11,8 @@ import { createSimVenues, startFaucetServer } from '@dn/venues/sim'
 import type { Command } from 'commander'
 import {
   addVenueUrlOptions,
+  PROTOCOL_VENUES,
+  type ProtocolUrls,
   protocolUrlsFromEnv,
   protocolVenueOptions,
 } from '../composeProtocolVenues.js'
@@ -19,6 +22,7 @@ import { composeVenues } from '../composeVenues.js'
 import { composeWorkerDeps } from '../composeWorkerDeps.js'
 import { durationFlag } from '../durationFlag.js'
 import { deriveKey } from '../masterKey.js'
+import { portFlag } from '../portFlag.js'
 import { assertPortsFree } from '../portsFree.js'
 import {
   bindingConfigFromEnv,
@@ -40,6 +44,7 @@ interface UpFlags extends CommonFlags {
   port: string
   host: string
   simPort: string
+  venuePorts?: string
   seed: string
   fundingInterval?: string
   hlUrl?: string
@@ -51,6 +56,29 @@ interface UpFlags extends CommonFlags {
 
 const DEFAULT_SIM_URL = process.env.DN_SIM_URL ?? 'http://127.0.0.1:8081'
 const HOUR_MS = 3_600_000
+const SIM_PORT_FLAG = '--sim-port <port>'
+const VENUE_PORTS_FLAG = '--venue-ports <first> (or DN_VENUE_PORTS)'
+
+/**
+ * The ports of the protocol fakes `dn up` starts, one after another from
+ * `first` in PROTOCOL_VENUES order (a venue keeps its place when another
+ * is given a URL), so a client's base URL outlives a restart.
+ */
+function venuePorts(
+  first: string,
+  urls: ProtocolUrls,
+): Partial<Record<VenueId, number>> {
+  const start = portFlag(
+    VENUE_PORTS_FLAG,
+    first,
+    65_535 - (PROTOCOL_VENUES.length - 1),
+  )
+  return Object.fromEntries(
+    PROTOCOL_VENUES.flatMap((venue, i) =>
+      urls[venue] ? [] : [[venue, start === 0 ? 0 : start + i]],
+    ),
+  )
+}
 
 /**
  * `dn up`: the whole service on this machine: HTTP API, worker and
@@ -59,10 +87,17 @@ const HOUR_MS = 3_600_000
  */
 async function runUp(flags: UpFlags, mode: 'up' | 'serve'): Promise<void> {
   const env = process.env
+  const port = portFlag('--port <port> (or DN_PORT)', flags.port)
+  const simPort = mode === 'up' ? portFlag(SIM_PORT_FLAG, flags.simPort) : 0
+  const urls = protocolUrlsFromEnv(env, flags)
+  const fakePorts =
+    mode === 'up' && flags.venuePorts !== undefined
+      ? venuePorts(flags.venuePorts, urls)
+      : {}
   await assertPortsFree([
     {
       host: flags.host,
-      port: Number(flags.port),
+      port,
       what: 'the API',
       flag: '--port <port> (or DN_PORT)',
     },
@@ -70,12 +105,18 @@ async function runUp(flags: UpFlags, mode: 'up' | 'serve'): Promise<void> {
       ? [
           {
             host: '127.0.0.1',
-            port: Number(flags.simPort),
+            port: simPort,
             what: 'the simulated venues and faucet',
-            flag: '--sim-port <port>',
+            flag: SIM_PORT_FLAG,
           },
         ]
       : []),
+    ...Object.entries(fakePorts).map(([venue, p]) => ({
+      host: '127.0.0.1',
+      port: p,
+      what: `the ${venue} protocol fake`,
+      flag: VENUE_PORTS_FLAG,
+    })),
   ])
   const fundingIntervalMs =
     mode === 'up' && flags.fundingInterval !== undefined
@@ -90,7 +131,6 @@ async function runUp(flags: UpFlags, mode: 'up' | 'serve'): Promise<void> {
   const saved = mode === 'up' ? loadSimState(resolve(flags.data)) : null
   const { dataDir, masterKey, store } = await openRuntime(flags, mode === 'up')
   const bindingConfig = bindingConfigFromEnv(env)
-  const urls = protocolUrlsFromEnv(env, flags)
   const sim = createSimVenues({
     seed: Number(flags.seed),
     sharedUnderlying: mode === 'up',
@@ -103,7 +143,7 @@ async function runUp(flags: UpFlags, mode: 'up' | 'serve'): Promise<void> {
   // `dn up` runs the venues; `dn serve` speaks to the same ones as workers
   const venues =
     mode === 'up'
-      ? await composeVenues(sim, urls, options, saved?.fakes)
+      ? await composeVenues(sim, urls, options, saved?.fakes, fakePorts)
       : await composeRemoteVenues(
           flags.simUrl ?? DEFAULT_SIM_URL,
           urls,
@@ -130,7 +170,7 @@ async function runUp(flags: UpFlags, mode: 'up' | 'serve'): Promise<void> {
   })
   const server = await startHttpServer(deps, {
     host: flags.host,
-    port: Number(flags.port),
+    port,
     ...httpLimitsFromEnv(env),
   })
   const parts = [`api ${server.url}`]
@@ -145,7 +185,7 @@ async function runUp(flags: UpFlags, mode: 'up' | 'serve'): Promise<void> {
     }
     const faucet = await startFaucetServer({
       venues: sim,
-      port: Number(flags.simPort),
+      port: simPort,
       protocolUrls: venues.protocolUrls,
       fundingIntervalMs: venues.simFundingIntervalMs,
     })
@@ -229,9 +269,14 @@ export function registerUpCommands(program: Command): void {
       )
       addVenueUrlOptions(cmd, 'a local protocol fake')
       cmd.option(
-        '--sim-port <port>',
+        SIM_PORT_FLAG,
         'port of the simulated venues and faucet',
         '8081',
+      )
+      cmd.option(
+        '--venue-ports <first>',
+        'pin the local protocol fakes to <first> (hl), +1 (lighter), +2 (lighter-mainnet), +3 (aster), for clients pointed at them (DN_VENUE_PORTS; default: free ports)',
+        process.env.DN_VENUE_PORTS,
       )
     } else {
       addVenueUrlOptions(cmd, 'the fake a running `dn up` publishes')
@@ -248,6 +293,7 @@ export function registerUpCommands(program: Command): void {
           ? [
               'dn up',
               'dn up --port 9080 --sim-port 9081 --funding-interval 1m',
+              'dn up --venue-ports 8082',
               'dn up --data /tmp/demo',
             ]
           : [
