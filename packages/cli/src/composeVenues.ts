@@ -10,6 +10,7 @@ import {
 import {
   ASTER_MAX_BUILDER_FEE_RATE,
   generateLighterKeyPair,
+  HL_MAX_BUILDER_FEE_RATE,
   pickLighterApiKeySlot,
 } from '@dn/venues'
 import {
@@ -198,21 +199,18 @@ function seederOf(
   return (owner) => {
     const secret = generatePrivateKey()
     const agent = privateKeyToAccount(secret).address
-    if ('builderCap' in fake) {
-      // as the signed approval does: the builder's fee cap with the agent
-      fake.seedAgent(
-        owner,
-        agent,
-        config.feeApproval
-          ? {
-              address: config.builderAddress,
-              maxFeeRate: ASTER_MAX_BUILDER_FEE_RATE,
-            }
-          : undefined,
-      )
-    } else {
-      fake.seedAgent(owner, agent)
-    }
+    // as the signed approvals do: the builder's fee cap with the agent
+    const maxFeeRate =
+      'builderCap' in fake
+        ? ASTER_MAX_BUILDER_FEE_RATE
+        : HL_MAX_BUILDER_FEE_RATE
+    fake.seedAgent(
+      owner,
+      agent,
+      config.feeApproval
+        ? { address: config.builderAddress, maxFeeRate }
+        : undefined,
+    )
     return { credentialRef: agent, secret }
   }
 }

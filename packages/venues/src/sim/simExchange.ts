@@ -13,6 +13,7 @@ import {
   type VenueOrderRequest,
   type VenuePosition,
 } from '@dn/core'
+import { adjustSimIsolatedMargin } from './adjustSimIsolatedMargin.js'
 import { advanceSim, reactToMarks } from './advanceSim.js'
 import { cancelSimOrder } from './cancelSimOrder.js'
 import { usd } from './fillOrder.js'
@@ -22,6 +23,7 @@ import { liveBook } from './liveBook.js'
 import { placeSimOrder } from './placeSimOrder.js'
 import { scheduleSimCancel } from './scheduledCancels.js'
 import { setSimLeverage } from './setSimLeverage.js'
+import { type SimFundingRate, simFundingRates } from './simFundingRates.js'
 import { SIM_MARKETS, type SimMarket } from './simMarkets.js'
 import { isLive, orderView } from './simOrder.js'
 import { simPositions } from './simPositions.js'
@@ -32,7 +34,9 @@ import {
   NO_FAULTS,
   type SimFaults,
   type SimLiquidation,
+  type SimSettings,
   type SimState,
+  settingsOf,
 } from './simState.js'
 import {
   restoreSimState,
@@ -126,6 +130,16 @@ export interface SimExchange {
     leverage: number,
     marginMode: MarginMode,
   ): void
+  /** the owner's leverage and margin mode on `market` (defaults if unset) */
+  leverage(owner: string, market: string): SimSettings
+  /** USD reserved by the owner's isolated position on `market` ('0': none) */
+  isolatedMargin(owner: string, market: string): string
+  /** moves USD into (+) or out of (-) an isolated position's margin */
+  adjustIsolatedMargin(
+    owner: string,
+    market: string,
+    deltaUsd: DecimalInput,
+  ): void
   place(owner: string, request: VenueOrderRequest): VenueOrder
   /** @returns null when unknown (or on another market, when given) */
   order(
@@ -146,6 +160,13 @@ export interface SimExchange {
   scheduledCancels(owner: string): { market: string | null; at: number }[]
   positions(owner: string): VenuePosition[]
   funding(owner: string, market: string, sinceIso: string): FundingPayment[]
+  /** the market's settled hourly rates in [fromMs, toMs], oldest first */
+  fundingRates(
+    symbol: string,
+    fromMs: number,
+    toMs: number,
+    limit: number,
+  ): SimFundingRate[]
   liquidations(owner: string): SimLiquidation[]
   /** the owner's executions at or after `sinceMs`, oldest first */
   fills(owner: string, sinceMs: number): SimFillView[]
@@ -218,6 +239,14 @@ export function createSimExchange(options: SimExchangeOptions): SimExchange {
     account: (owner) => sync(() => accountView(state, owner)),
     setLeverage: (owner, market, leverage, mode) =>
       change(() => setSimLeverage(state, owner, market, leverage, mode)),
+    leverage: (owner, market) =>
+      settingsOf(accountOf(state, owner), marketOf(state, market).market),
+    isolatedMargin: (owner, market) =>
+      decString(
+        accountOf(state, owner).positions.get(market)?.isolatedMargin ?? dec(0),
+      ),
+    adjustIsolatedMargin: (owner, market, delta) =>
+      change(() => adjustSimIsolatedMargin(state, owner, market, dec(delta))),
     place: (owner, request) =>
       change(() => placeSimOrder(state, owner, request)),
     order: (owner, cloid, market) =>
@@ -237,6 +266,8 @@ export function createSimExchange(options: SimExchangeOptions): SimExchange {
     positions: (owner) => simPositions(state, owner),
     funding: (owner, market, since) =>
       sync(() => fundingSince(state, owner, market, since)),
+    fundingRates: (symbol, from, to, limit) =>
+      simFundingRates(state, symbol, from, to, limit),
     liquidations: (owner) =>
       sync(() => [...accountOf(state, owner).liquidations]),
     fills: (owner, sinceMs) => sync(() => fillsSince(state, owner, sinceMs)),

@@ -60,3 +60,11 @@ export function dexField(body: Record<string, unknown>): string {
   }
   return dex
 }
+
+/** The asset id of a listed symbol: the inverse of `marketOfAsset`. */
+export function assetOfSymbol(state: HlFakeState, symbol: string): number {
+  const dex = dexOfSymbol(symbol)
+  const index = dexUniverse(state, dex).findIndex((r) => r.symbol === symbol)
+  if (dex === '') return index
+  return 100_000 + 10_000 * fakeDexes(state).indexOf(dex) + index
+}

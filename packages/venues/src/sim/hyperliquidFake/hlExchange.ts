@@ -1,17 +1,9 @@
 import {
-  dec,
-  decString,
-  type TimeInForce,
-  VenueAccountNotFoundError,
-  VenueRejectedError,
-} from '@dn/core'
-import {
   HL_APPROVE_AGENT_TYPE,
   HL_APPROVE_BUILDER_FEE_TYPE,
   hlApproveAgentRequest,
   hlApproveBuilderFeeRequest,
 } from '../../hyperliquid/binding/approveAgentRequest.js'
-import { isValidHlPrice } from '../../hyperliquid/precision/formatHlPrice.js'
 import { recoverL1Signer } from '../../hyperliquid/signing/l1Signature.js'
 import type { HlSignature } from '../../hyperliquid/signing/signerAccount.js'
 import {
@@ -19,7 +11,8 @@ import {
   type HlUserSignedActionObject,
   recoverUserSignedSigner,
 } from '../../hyperliquid/signing/userSignedAction.js'
-import { marketOfAsset } from './hlDexes.js'
+import { builderFeeTenths } from './hlBuilderFees.js'
+import { cancelHlOrders } from './hlCancel.js'
 import {
   accountExists,
   approveAgent,
@@ -27,14 +20,20 @@ import {
   useNonce,
   userOfSigner,
 } from './hlFakeState.js'
-import { hlStatus, stepDecimals } from './hlInfo.js'
+import { updateHlLeverage } from './hlLeverage.js'
+import { modifyHlOrders } from './hlModify.js'
+import { placeHlOrders } from './hlPlaceOrder.js'
 import { scheduleCancel } from './hlScheduleCancel.js'
 
 type Json = Record<string, unknown>
 const ZERO = '0x0000000000000000000000000000000000000000'
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/
-const CLOID = /^0x[0-9a-fA-F]{32}$/
-const SIG_HEX = /^0x[0-9a-fA-F]{64}$/
+/**
+ * r and s are hex numbers: the official python SDK (`signing.to_hex`) and
+ * ccxt drop leading zero nibbles, and the venue takes their requests, so
+ * any 1 to 64 digits are read (and left-padded before recovery).
+ */
+const SIG_HEX = /^0x[0-9a-fA-F]{1,64}$/
 
 /** Hyperliquid's EIP-712 types, taken from the binding (one source). */
 const APPROVE_AGENT_TYPES = hlApproveAgentRequest({
@@ -47,7 +46,17 @@ const APPROVE_BUILDER_FEE_TYPES = hlApproveBuilderFeeRequest({
   nonce: 1,
 }).payload.types as HlTypedDataTypes
 
-const L1_ACTIONS = new Set(['order', 'cancelByCloid', 'scheduleCancel'])
+const L1_ACTIONS = new Set([
+  'order',
+  'cancel',
+  'cancelByCloid',
+  'modify',
+  'batchModify',
+  'updateLeverage',
+  'updateIsolatedMargin',
+  'scheduleCancel',
+  'noop',
+])
 
 const err = (response: string) => ({ status: 'err', response })
 
@@ -88,11 +97,16 @@ export async function handleExchange(
       'Failed to deserialize the JSON body into the target type: signature',
     )
   }
+  const sig: HlSignature = {
+    r: `0x${signature.r.slice(2).padStart(64, '0')}`,
+    s: `0x${signature.s.slice(2).padStart(64, '0')}`,
+    v: signature.v,
+  }
   if (L1_ACTIONS.has(action.type)) {
-    return l1(state, body, action, nonce, signature)
+    return l1(state, body, action, nonce, sig)
   }
   if (action.type === 'approveAgent' || action.type === 'approveBuilderFee') {
-    return userSigned(state, action, nonce, signature)
+    return userSigned(state, action, nonce, sig)
   }
   return err(
     `Failed to deserialize the JSON body into the target type: action: unknown variant \`${action.type}\``,
@@ -141,140 +155,25 @@ async function l1(
   }
   const bad = useNonce(state, signer, nonce)
   if (bad) return err(bad)
-  if (action.type === 'order') return order(state, user, action)
-  if (action.type === 'cancelByCloid') return cancelByCloid(state, user, action)
-  return scheduleCancel(state, user, action)
-}
-
-function order(state: HlFakeState, user: string, action: Json) {
-  const orders = action.orders
-  if (!Array.isArray(orders) || orders.length === 0) {
-    return err(
-      'Failed to deserialize the JSON body into the target type: orders',
-    )
+  state.actionsByUser.set(user, (state.actionsByUser.get(user) ?? 0) + 1)
+  switch (action.type) {
+    case 'order':
+      return placeHlOrders(state, user, action)
+    case 'cancel':
+    case 'cancelByCloid':
+      return cancelHlOrders(state, user, action)
+    case 'modify':
+    case 'batchModify':
+      return modifyHlOrders(state, user, action)
+    case 'updateLeverage':
+    case 'updateIsolatedMargin':
+      return updateHlLeverage(state, user, action)
+    case 'noop':
+      // spends the nonce and nothing else (nktkas `noop`)
+      return { status: 'ok', response: { type: 'default' } }
+    default:
+      return scheduleCancel(state, user, action)
   }
-  const statuses = orders.map((o: Json) => {
-    const rules = marketOfAsset(state, o.a)
-    if (!rules) return { error: 'Asset not found.' }
-    const szDecimals = stepDecimals(rules.sizeStep)
-    const p = typeof o.p === 'string' ? o.p : ''
-    const s = typeof o.s === 'string' ? o.s : ''
-    if (!isValidHlPrice(p, szDecimals))
-      return { error: 'Order has invalid price.' }
-    if (!validSize(s, szDecimals)) return { error: 'Order has invalid size.' }
-    const tif = (o.t as { limit?: { tif?: string } } | undefined)?.limit?.tif
-    const timeInForce: TimeInForce | undefined =
-      tif === 'Gtc'
-        ? 'gtc'
-        : tif === 'Ioc'
-          ? 'ioc'
-          : tif === 'Alo'
-            ? 'post_only'
-            : undefined
-    if (!timeInForce) return { error: 'Order has invalid time in force.' }
-    const cloid =
-      typeof o.c === 'string' && CLOID.test(o.c) ? o.c.toLowerCase() : null
-    if (o.c !== undefined && cloid === null) {
-      return { error: 'Invalid cloid.' }
-    }
-    const engineId = cloid ?? `hlfake-${user}-${state.nextPlain++}`
-    // stamped before it can fill, so its fills never predate it
-    const timestamp = state.now()
-    let view: ReturnType<typeof state.exchange.place>
-    try {
-      view = state.exchange.place(user, {
-        market: rules.symbol,
-        side: o.b === true ? 'long' : 'short',
-        size: s,
-        price: p,
-        timeInForce,
-        reduceOnly: o.r === true,
-        clientOrderId: engineId,
-      })
-    } catch (e) {
-      if (e instanceof VenueRejectedError) return { error: e.reason }
-      if (e instanceof VenueAccountNotFoundError) {
-        return { error: 'Insufficient margin to place order.' }
-      }
-      throw e
-    }
-    const oid = Number(view.venueOrderId)
-    state.ordersByOid.set(oid, {
-      user,
-      coin: rules.symbol,
-      side: o.b === true ? 'B' : 'A',
-      limitPx: p,
-      origSz: s,
-      oid,
-      timestamp,
-      cloid,
-      engineId,
-    })
-    if (cloid) state.oidByCloid.set(`${user}|${cloid}`, oid)
-    const withCloid = cloid ? { cloid } : {}
-    const filled = dec(view.filledBase)
-    if (view.state === 'filled' || (timeInForce === 'ioc' && filled.gt(0))) {
-      return {
-        filled: {
-          totalSz: view.filledBase,
-          avgPx: view.averagePrice ?? p,
-          oid,
-          ...withCloid,
-        },
-      }
-    }
-    if (view.state === 'open' || view.state === 'partially_filled') {
-      return { resting: { oid, ...withCloid } }
-    }
-    if (timeInForce === 'ioc') {
-      return {
-        error: `Order could not immediately match against any resting orders. asset=${o.a}`,
-      }
-    }
-    return { error: view.reason ?? hlStatus(view) }
-  })
-  return {
-    status: 'ok',
-    response: { type: 'order', data: { statuses } },
-  }
-}
-
-function validSize(s: string, szDecimals: number): boolean {
-  if (!/^\d+(\.\d+)?$/.test(s)) return false
-  const d = dec(s)
-  return d.gt(0) && d.decimalPlaces() <= szDecimals
-}
-
-function cancelByCloid(state: HlFakeState, user: string, action: Json) {
-  const cancels = action.cancels
-  if (!Array.isArray(cancels) || cancels.length === 0) {
-    return err(
-      'Failed to deserialize the JSON body into the target type: cancels',
-    )
-  }
-  const statuses = cancels.map((c: Json) => {
-    const rules = marketOfAsset(state, c.asset)
-    if (!rules) return { error: 'Asset not found.' }
-    const cloid = typeof c.cloid === 'string' ? c.cloid.toLowerCase() : ''
-    const oid = state.oidByCloid.get(`${user}|${cloid}`)
-    const rec = oid === undefined ? undefined : state.ordersByOid.get(oid)
-    const notFound = {
-      error: 'Order was never placed, already canceled, or filled.',
-    }
-    if (!rec || rec.coin !== rules.symbol) return notFound
-    const before = state.exchange.order(user, rec.engineId, rules.symbol)
-    if (before?.state !== 'open' && before?.state !== 'partially_filled') {
-      return notFound
-    }
-    try {
-      const view = state.exchange.cancel(user, rec.engineId, rules.symbol)
-      return view.state === 'cancelled' ? 'success' : notFound
-    } catch (e) {
-      if (e instanceof VenueRejectedError) return { error: e.reason }
-      throw e
-    }
-  })
-  return { status: 'ok', response: { type: 'cancel', data: { statuses } } }
 }
 
 async function userSigned(
@@ -345,16 +244,9 @@ async function userSigned(
         'Failed to deserialize the JSON body into the target type: builder',
       )
     }
-    if (typeof rate !== 'string' || !/^\d+(\.\d+)?%$/.test(rate)) {
-      return err('Invalid max fee rate.')
-    }
-    // percent → tenths of a basis point: 0.1% = 10 bp = 100
-    const tenths = dec(rate.slice(0, -1)).mul(1000)
-    if (!tenths.isInteger()) return err('Invalid max fee rate.')
-    state.builderFees.set(
-      `${signer}|${builder.toLowerCase()}`,
-      Number(decString(tenths)),
-    )
+    const tenths = typeof rate === 'string' ? builderFeeTenths(rate) : null
+    if (tenths === null) return err('Invalid max fee rate.')
+    state.builderFees.set(`${signer}|${builder.toLowerCase()}`, tenths)
   }
   return { status: 'ok', response: { type: 'default' } }
 }

@@ -1,12 +1,18 @@
-import type { HlFakeAgent, HlFakeOrder, HlFakeState } from './hlFakeState.js'
+import type {
+  HlFakeAgent,
+  HlFakeOrder,
+  HlFakeState,
+  HlTriggerState,
+} from './hlFakeState.js'
 
 type Entries<K, V> = readonly (readonly [K, V])[]
 
 /**
  * What the Hyperliquid fake keeps beside the engine, as JSON: approved
  * agents, builder fee approvals, each signer's last nonces, the orders it
- * placed (by oid and by cloid) and the dead-man switches with their
- * triggers. Not kept: rate-limit counters, stream subscriptions.
+ * placed (by oid and by cloid), trigger orders, and the dead-man switches
+ * with their triggers. Not kept: sampled marks (candles), action counts,
+ * rate-limit counters, stream subscriptions.
  */
 export interface HlFakeSnapshot {
   readonly agentsByUser: Entries<string, readonly HlFakeAgent[]>
@@ -18,6 +24,8 @@ export interface HlFakeSnapshot {
   readonly scheduledCancels: Entries<string, number>
   readonly cancelTriggers: Entries<string, readonly number[]>
   readonly nextPlain: number
+  /** trigger orders by oid (absent in snapshots older than triggers) */
+  readonly triggers?: Entries<number, HlTriggerState>
 }
 
 export function hlFakeToSnapshot(state: HlFakeState): HlFakeSnapshot {
@@ -31,6 +39,7 @@ export function hlFakeToSnapshot(state: HlFakeState): HlFakeSnapshot {
     scheduledCancels: [...state.scheduledCancels],
     cancelTriggers: [...state.cancelTriggers].map(([k, v]) => [k, [...v]]),
     nextPlain: state.nextPlain,
+    triggers: [...state.triggers].map(([k, v]) => [k, { ...v }]),
   }
 }
 
@@ -47,4 +56,5 @@ export function restoreHlFake(state: HlFakeState, s: HlFakeSnapshot): void {
   for (const [k, v] of s.scheduledCancels) state.scheduledCancels.set(k, v)
   for (const [k, v] of s.cancelTriggers) state.cancelTriggers.set(k, [...v])
   state.nextPlain = s.nextPlain
+  for (const [k, v] of s.triggers ?? []) state.triggers.set(k, { ...v })
 }

@@ -20,6 +20,29 @@ export interface HlFakeOrder {
   readonly cloid: string | null
   /** the engine's client order id */
   readonly engineId: string
+  /** the posted time in force; null for a trigger order (absent: Gtc) */
+  readonly tif?: 'Gtc' | 'Ioc' | 'Alo' | 'FrontendMarket' | null
+  /** the posted `r` (absent: false) */
+  readonly reduceOnly?: boolean
+  /** the posted trigger of a stop / take-profit order */
+  readonly trigger?: HlFakeTrigger
+}
+
+/** The `t.trigger` of a posted order. */
+export interface HlFakeTrigger {
+  readonly isMarket: boolean
+  readonly triggerPx: string
+  readonly tpsl: 'tp' | 'sl'
+}
+
+/**
+ * Where a trigger order stands outside the engine: waiting for the mark,
+ * cancelled while waiting, or triggered (then it is an engine order).
+ */
+export interface HlTriggerState {
+  readonly status: 'waitingForTrigger' | 'canceled' | 'triggered' | 'rejected'
+  /** when the status last changed */
+  readonly at: number
 }
 
 /** The protocol state the engine does not keep: agents, nonces, orders. */
@@ -38,6 +61,12 @@ export interface HlFakeState {
   readonly ordersByOid: Map<number, HlFakeOrder>
   /** `user|cloid` → oid */
   readonly oidByCloid: Map<string, number>
+  /** user → L1 actions accepted for it (`userRateLimit.nRequestsUsed`) */
+  readonly actionsByUser: Map<string, number>
+  /** oid of a trigger order → where it stands */
+  readonly triggers: Map<number, HlTriggerState>
+  /** coin → marks seen by requests, oldest first (for candles) */
+  readonly markSamples: Map<string, { t: number; px: string }[]>
   /** user → the time its dead-man switch (`scheduleCancel`) is set for */
   readonly scheduledCancels: Map<string, number>
   /** user → times its switch fired, for the limit of 10 a UTC day */
@@ -66,6 +95,9 @@ export function createHlFakeState(
     builderFees: new Map(),
     ordersByOid: new Map(),
     oidByCloid: new Map(),
+    actionsByUser: new Map(),
+    triggers: new Map(),
+    markSamples: new Map(),
     scheduledCancels: new Map(),
     cancelTriggers: new Map(),
     nextPlain: 1,

@@ -46,6 +46,8 @@ import { isObj } from '../../wire/jsonFields.js'
 import { dexOfSymbol, dexUniverse, HlDexError } from './hlDexes.js'
 import type { HlFakeState } from './hlFakeState.js'
 import { handleInfo } from './hlInfo.js'
+import { sampleHlMarks } from './hlMarkCandles.js'
+import { fireHlTriggers } from './hlTriggerOrders.js'
 
 interface HlFakeStreams {
   /** terminates every open socket (no close frame), as a network drop */
@@ -263,6 +265,9 @@ export function attachHlFakeStreams(
     if (clients.size === 0) return
     const cache = new Map<string, unknown>()
     try {
+      // streamed reads see triggers fired and marks sampled, as /info does
+      sampleHlMarks(state)
+      fireHlTriggers(state)
       for (const client of clients) {
         for (const entry of client.subs.values()) push(client, entry, cache)
       }

@@ -1,16 +1,35 @@
-import { type Decimal, dec, decString, type VenueOrder } from '@dn/core'
+import { dec, decString } from '@dn/core'
+import { clearinghouseState } from './hlClearinghouseState.js'
+import { dexField, dexUniverse, fakeDexes, HlDexError } from './hlDexes.js'
+import { accountExists, type HlFakeState } from './hlFakeState.js'
 import {
-  dexField,
-  dexOfSymbol,
-  dexUniverse,
-  fakeDexes,
-  HlDexError,
-} from './hlDexes.js'
+  activeAssetData,
+  portfolio,
+  userAbstraction,
+  userFees,
+  userRateLimit,
+} from './hlInfoAccount.js'
+import { FILLS_PAGE, userFills, userFunding } from './hlInfoFills.js'
 import {
-  accountExists,
-  type HlFakeOrder,
-  type HlFakeState,
-} from './hlFakeState.js'
+  candleSnapshot,
+  exchangeStatus,
+  fundingHistory,
+  HlFieldError,
+  l2Book,
+  predictedFundings,
+} from './hlInfoMarket.js'
+import {
+  HlOidFieldError,
+  historicalOrders,
+  openOrders,
+  orderStatus,
+} from './hlInfoOrders.js'
+import {
+  spotClearinghouseState,
+  spotMeta,
+  spotMetaAndAssetCtxs,
+} from './hlInfoSpot.js'
+import { stepDecimals } from './hlOrderWire.js'
 
 /** A bad `/info` body, answered with HTTP 422 like Hyperliquid. */
 export class HlInfoError extends Error {
@@ -18,12 +37,6 @@ export class HlInfoError extends Error {
 }
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/
-const CLOID = /^0x[0-9a-fA-F]{32}$/
-
-/** Decimals of a step such as `0.0001` (4). */
-export function stepDecimals(step: string): number {
-  return dec(step).decimalPlaces()
-}
 
 /**
  * Answers one `/info` request.
@@ -33,6 +46,17 @@ export function handleInfo(
   state: HlFakeState,
   body: Record<string, unknown>,
 ): unknown {
+  try {
+    return answer(state, body)
+  } catch (e) {
+    if (e instanceof HlFieldError || e instanceof HlOidFieldError) {
+      throw new HlInfoError(e.message)
+    }
+    throw e
+  }
+}
+
+function answer(state: HlFakeState, body: Record<string, unknown>): unknown {
   switch (body.type) {
     case 'meta':
       return meta(state, dexOr422(state, body))
@@ -64,7 +88,49 @@ export function handleInfo(
       return orderStatus(state, user(body), body.oid)
     case 'openOrders':
     case 'frontendOpenOrders':
-      return openOrders(state, user(body), dexOr422(state, body))
+      return openOrders(
+        state,
+        user(body),
+        dexOr422(state, body),
+        body.type === 'frontendOpenOrders',
+      )
+    case 'historicalOrders':
+      return historicalOrders(state, user(body))
+    case 'spotMeta':
+      return spotMeta()
+    case 'spotMetaAndAssetCtxs':
+      return spotMetaAndAssetCtxs()
+    case 'spotClearinghouseState':
+      user(body)
+      return spotClearinghouseState()
+    case 'l2Book':
+      return l2Book(state, body)
+    case 'predictedFundings':
+      return predictedFundings(state)
+    case 'fundingHistory':
+      return fundingHistory(state, body)
+    case 'candleSnapshot':
+      return candleSnapshot(state, body)
+    case 'userFees':
+      return userFees(state, user(body))
+    case 'userRateLimit':
+      return userRateLimit(state, user(body))
+    case 'activeAssetData': {
+      const coin = body.coin
+      if (typeof coin !== 'string' || !state.exchange.rules(coin)) {
+        throw new HlInfoError(
+          'Failed to deserialize the JSON body into the target type: coin',
+        )
+      }
+      return activeAssetData(state, user(body), coin)
+    }
+    case 'portfolio':
+      return portfolio(state, user(body))
+    case 'userAbstraction':
+      user(body)
+      return userAbstraction()
+    case 'exchangeStatus':
+      return exchangeStatus(state)
     case 'userFunding':
       return userFunding(state, user(body), body.startTime, body.endTime)
     case 'userFills':
@@ -73,11 +139,7 @@ export function handleInfo(
       )
     case 'userFillsByTime': {
       const { startTime, endTime } = body
-      if (typeof startTime !== 'number') {
-        throw new HlInfoError(
-          'Failed to deserialize the JSON body into the target type: startTime',
-        )
-      }
+      if (typeof startTime !== 'number') throw new HlFieldError('startTime')
       const end =
         typeof endTime === 'number' ? endTime : Number.POSITIVE_INFINITY
       // the oldest page first, as the venue pages forward in time
@@ -155,268 +217,4 @@ function assetCtxs(state: HlFakeState, dex: string) {
       dayBaseVlm: '0',
     }
   })
-}
-
-function clearinghouseState(state: HlFakeState, u: string, dex: string) {
-  const time = state.now()
-  if (!accountExists(state, u)) {
-    const zero = {
-      accountValue: '0',
-      totalNtlPos: '0',
-      totalRawUsd: '0',
-      totalMarginUsed: '0',
-    }
-    return {
-      marginSummary: zero,
-      crossMarginSummary: zero,
-      crossMaintenanceMarginUsed: '0',
-      withdrawable: '0',
-      assetPositions: [],
-      time,
-    }
-  }
-  const account = state.exchange.account(u)
-  let ntl: Decimal = dec(0)
-  let used: Decimal = dec(0)
-  const assetPositions = state.exchange
-    .positions(u)
-    .filter((p) => dexOfSymbol(p.market) === dex)
-    .map((p) => {
-      const size = dec(p.size)
-      const mark = dec(p.markPrice)
-      const value = size.abs().mul(mark)
-      const margin = value.div(p.leverage)
-      const pnl = size.mul(mark.sub(p.entryPrice))
-      ntl = ntl.add(value)
-      used = used.add(margin)
-      return {
-        type: 'oneWay',
-        position: {
-          coin: p.market,
-          szi: p.size,
-          leverage: { type: p.marginMode, value: Number(p.leverage) },
-          entryPx: p.entryPrice,
-          positionValue: usd(value),
-          unrealizedPnl: usd(pnl),
-          returnOnEquity: margin.isZero()
-            ? '0'
-            : decString(pnl.div(margin).toDecimalPlaces(6)),
-          liquidationPx: p.liquidationPrice,
-          marginUsed: usd(margin),
-          maxLeverage: state.exchange.rules(p.market)?.maxLeverage ?? 0,
-          cumFunding: cumFunding(state, u, p.market, p.size),
-        },
-      }
-    })
-  const summary = {
-    accountValue: account.crossEquityUsd,
-    totalNtlPos: usd(ntl),
-    totalRawUsd: account.collateralUsd,
-    totalMarginUsed: usd(used),
-  }
-  return {
-    marginSummary: summary,
-    crossMarginSummary: summary,
-    crossMaintenanceMarginUsed: usd(used.div(2)),
-    withdrawable: account.freeMarginUsd,
-    assetPositions,
-    time,
-  }
-}
-
-/**
- * Funding the user paid on `coin` (positive: paid, as the venue shows it):
- * over all time, and over the trailing payments on this side (since open)
- * and at this size (since change), as far as the payments show them.
- */
-function cumFunding(state: HlFakeState, u: string, coin: string, szi: string) {
-  const paid = state.exchange.funding(u, coin, new Date(0).toISOString())
-  let allTime = dec(0)
-  for (const f of paid) allTime = allTime.sub(f.amountUsd)
-  const trailing = (same: (size: Decimal) => boolean) => {
-    let sum = dec(0)
-    for (let i = paid.length - 1; i >= 0; i--) {
-      const f = paid[i] as (typeof paid)[number]
-      if (!same(dec(f.positionSize))) break
-      sum = sum.sub(f.amountUsd)
-    }
-    return usd(sum)
-  }
-  const size = dec(szi)
-  return {
-    allTime: usd(allTime),
-    sinceOpen: trailing((s) => s.isPositive() === size.isPositive()),
-    sinceChange: trailing((s) => s.eq(size)),
-  }
-}
-
-function usd(d: Decimal): string {
-  return decString(d.toDecimalPlaces(6))
-}
-
-/** Finds a recorded order by numeric oid or by cloid hex. */
-function findOrder(
-  state: HlFakeState,
-  u: string,
-  oid: unknown,
-): HlFakeOrder | undefined {
-  let n: number | undefined
-  if (typeof oid === 'number') n = oid
-  else if (typeof oid === 'string' && CLOID.test(oid)) {
-    n = state.oidByCloid.get(`${u}|${oid.toLowerCase()}`)
-  } else if (typeof oid === 'string' && /^\d+$/.test(oid)) n = Number(oid)
-  else {
-    throw new HlInfoError(
-      'Failed to deserialize the JSON body into the target type: oid',
-    )
-  }
-  const rec = n === undefined ? undefined : state.ordersByOid.get(n)
-  return rec?.user === u ? rec : undefined
-}
-
-function orderStatus(state: HlFakeState, u: string, oid: unknown) {
-  const rec = findOrder(state, u, oid)
-  const view =
-    rec && accountExists(state, u)
-      ? state.exchange.order(u, rec.engineId)
-      : null
-  if (!rec || !view) return { status: 'unknownOid' }
-  return {
-    status: 'order',
-    order: {
-      order: wireOrder(rec, view),
-      status: hlStatus(view),
-      statusTimestamp: state.now(),
-    },
-  }
-}
-
-function wireOrder(rec: HlFakeOrder, view: VenueOrder) {
-  return {
-    coin: rec.coin,
-    side: rec.side,
-    limitPx: rec.limitPx,
-    sz: decString(dec(view.size).sub(view.filledBase)),
-    oid: rec.oid,
-    timestamp: rec.timestamp,
-    triggerCondition: 'N/A',
-    isTrigger: false,
-    triggerPx: '0.0',
-    children: [],
-    isPositionTpsl: false,
-    reduceOnly: false,
-    orderType: 'Limit',
-    origSz: rec.origSz,
-    tif: 'Gtc',
-    cloid: rec.cloid,
-  }
-}
-
-/** Hyperliquid's status word of an engine order. */
-export function hlStatus(view: VenueOrder): string {
-  if (view.state === 'open' || view.state === 'partially_filled') return 'open'
-  if (view.state === 'filled') return 'filled'
-  if (view.state === 'rejected') return 'rejected'
-  if (view.venueStatus.endsWith('Canceled')) return view.venueStatus
-  if (view.venueStatus === 'scheduledCancel') return view.venueStatus
-  return 'canceled'
-}
-
-function openOrders(state: HlFakeState, u: string, dex: string) {
-  if (!accountExists(state, u)) return []
-  const byEngineId = new Map(
-    [...state.ordersByOid.values()]
-      .filter((r) => r.user === u)
-      .map((r) => [r.engineId, r]),
-  )
-  return state.exchange.openOrders(u).flatMap((view) => {
-    const rec = byEngineId.get(view.clientOrderId)
-    if (!rec || dexOfSymbol(rec.coin) !== dex) return []
-    const w = wireOrder(rec, view)
-    return [
-      {
-        coin: w.coin,
-        side: w.side,
-        limitPx: w.limitPx,
-        sz: w.sz,
-        oid: w.oid,
-        timestamp: w.timestamp,
-        origSz: w.origSz,
-        ...(rec.cloid ? { cloid: rec.cloid } : {}),
-      },
-    ]
-  })
-}
-
-/** Hyperliquid answers at most this many fills per request. */
-const FILLS_PAGE = 2000
-
-/** The user's fills in [start, end], oldest first, in the venue's shape. */
-function userFills(state: HlFakeState, u: string, start: number, end: number) {
-  if (!accountExists(state, u)) return []
-  const byEngineId = new Map(
-    [...state.ordersByOid.values()]
-      .filter((o) => o.user === u)
-      .map((o) => [o.engineId, o]),
-  )
-  return state.exchange
-    .fills(u, start)
-    .filter((f) => f.time <= end)
-    .flatMap((f) => {
-      const rec = byEngineId.get(f.clientOrderId)
-      if (!rec) return []
-      return [
-        {
-          coin: rec.coin,
-          px: f.price,
-          sz: f.size,
-          side: rec.side,
-          time: f.time,
-          startPosition: '0.0',
-          dir: rec.side === 'B' ? 'Open Long' : 'Open Short',
-          closedPnl: f.realizedPnl,
-          hash: `0x${f.tradeId.toString(16).padStart(64, '0')}`,
-          oid: rec.oid,
-          crossed: !f.maker,
-          fee: f.fee,
-          tid: f.tradeId,
-          feeToken: 'USDC',
-          ...(rec.cloid ? { cloid: rec.cloid } : {}),
-        },
-      ]
-    })
-}
-
-function userFunding(
-  state: HlFakeState,
-  u: string,
-  startTime: unknown,
-  endTime: unknown,
-) {
-  if (typeof startTime !== 'number') {
-    throw new HlInfoError(
-      'Failed to deserialize the JSON body into the target type: startTime',
-    )
-  }
-  if (!accountExists(state, u)) return []
-  const end = typeof endTime === 'number' ? endTime : Number.POSITIVE_INFINITY
-  const since = new Date(startTime).toISOString()
-  return state.exchange
-    .listed()
-    .flatMap((r) => state.exchange.funding(u, r.symbol, since))
-    .map((p) => ({ p, time: Date.parse(p.time) }))
-    .filter(({ time }) => time <= end)
-    .sort((a, b) => a.time - b.time)
-    .map(({ p, time }) => ({
-      time,
-      hash: '0x0000000000000000000000000000000000000000000000000000000000000000',
-      delta: {
-        type: 'funding',
-        coin: p.market,
-        usdc: p.amountUsd,
-        szi: p.positionSize,
-        fundingRate: p.rate,
-        nSamples: null,
-      },
-    }))
 }

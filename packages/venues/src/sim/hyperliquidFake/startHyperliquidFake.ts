@@ -17,6 +17,7 @@ import {
 import type { FakeBucketUsage } from '../fakeRateLimits.js'
 import { listen, readBody } from '../loopbackHttp.js'
 import type { SimExchange } from '../simExchange.js'
+import { builderFeeTenths } from './hlBuilderFees.js'
 import { handleExchange } from './hlExchange.js'
 import {
   type HlFakeSnapshot,
@@ -30,6 +31,8 @@ import {
 } from './hlFakeState.js'
 import { attachHlFakeStreams } from './hlFakeStreams.js'
 import { HlInfoError, handleInfo } from './hlInfo.js'
+import { sampleHlMarks } from './hlMarkCandles.js'
+import { fireHlTriggers } from './hlTriggerOrders.js'
 import { sendHlRateLimited } from './sendHlRateLimited.js'
 
 export interface HyperliquidFakeOptions {
@@ -75,9 +78,16 @@ export interface HyperliquidFake {
   /**
    * Approves `agent` for `user` as a signed approveAgent would, without
    * the request: for benchmarks that need more bound accounts than the
-   * venue's limits let them bind in reasonable time.
+   * venue's limits let them bind in reasonable time. With `builder`, also
+   * the builder's fee cap (a percent string such as `0.1%`) as a signed
+   * approveBuilderFee would: orders naming an unapproved builder are
+   * refused.
    */
-  seedAgent(user: string, agent: string): void
+  seedAgent(
+    user: string,
+    agent: string,
+    builder?: { readonly address: string; readonly maxFeeRate: string },
+  ): void
   /** every rate-limit bucket: requests, weight, refusals, peak */
   rateLimitUsage(): FakeBucketUsage[]
   /** agents, fee approvals, nonces, orders and switches, as JSON */
@@ -157,6 +167,9 @@ export async function startHyperliquidFake(
       send(res, 503, { error: 'Service Unavailable' })
       return
     }
+    // what time did since the last request: marks sampled, triggers fired
+    sampleHlMarks(state)
+    fireHlTriggers(state)
     if (path === '/info') {
       try {
         const answer = handleInfo(state, body)
@@ -196,9 +209,19 @@ export async function startHyperliquidFake(
     agents: (user) => [
       ...(state.agentsByUser.get(user.toLowerCase())?.values() ?? []),
     ],
-    seedAgent: (user, agent) => {
+    seedAgent: (user, agent, builder) => {
       state.version += 1
       approveAgent(state, user, agent, 'dn')
+      if (builder) {
+        const tenths = builderFeeTenths(builder.maxFeeRate)
+        if (tenths === null) {
+          throw new RangeError(`not a fee rate: ${builder.maxFeeRate}`)
+        }
+        state.builderFees.set(
+          `${user.toLowerCase()}|${builder.address.toLowerCase()}`,
+          tenths,
+        )
+      }
     },
     rateLimitUsage: () => limiter.usage(),
     toSnapshot: () => hlFakeToSnapshot(state),
