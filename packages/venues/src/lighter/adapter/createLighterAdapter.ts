@@ -270,13 +270,11 @@ export function createLighterAdapter(
     },
     async findOrder(key, m, clientOrderId): Promise<VenueOrder | null> {
       const coi = lighterClientOrderIndex(clientOrderId)
+      // the spec's accountOrders has no market filter (account_index and
+      // client_order_indexes only): the answer is matched to the market
       const raw = await transport.get(
         'accountOrders',
-        {
-          account_index: key.accountIndex,
-          market_id: m.marketId,
-          client_order_indexes: coi,
-        },
+        { account_index: key.accountIndex, client_order_indexes: coi },
         ctx.authToken(key),
         'urgent',
       )

@@ -15,7 +15,10 @@ import { keyId, type LighterFakeState } from './lighterFakeState.js'
 interface LighterFakeAttribution {
   /** the owner of a valid token's account, or null */
   read(token: string | null | undefined): string | null
-  /** the owner of the account a posted tx acts for, or null */
+  /**
+   * the owner of the account a posted tx acts for (a batch: its first
+   * tx's), or null
+   */
   tx(form: URLSearchParams): string | null
 }
 
@@ -67,7 +70,12 @@ export function createLighterFakeAttribution(
     },
     tx(form) {
       try {
-        const info: unknown = JSON.parse(form.get('tx_info') ?? '')
+        const batch = form.get('tx_infos')
+        const raw: unknown =
+          batch === null
+            ? form.get('tx_info')
+            : (JSON.parse(batch) as unknown[] | null)?.[0]
+        const info: unknown = JSON.parse(typeof raw === 'string' ? raw : '')
         const account =
           info && typeof info === 'object'
             ? (info as Record<string, unknown>).AccountIndex

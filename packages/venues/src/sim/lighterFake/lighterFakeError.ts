@@ -13,19 +13,22 @@ export class LighterFakeError extends Error {
 }
 
 /**
- * Codes the fake uses. From ccxt's table of Lighter codes: 21501, 21504,
- * 21505, 21602, 21604, 21700, 21701, 21702, 21706, 21710, 21711, 21713,
- * 21727, 21728. Not in any source read, chosen here (unverified): 21100
- * account not found, 21104 invalid nonce, 21109 api key not found, 21120
- * invalid signature, 20013 invalid auth, 21714 cancel-all time out of
- * range.
+ * Codes the fake uses. From ccxt's table of Lighter codes: 21500, 21501,
+ * 21504, 21505, 21602, 21604, 21700, 21701, 21702, 21706, 21710, 21711,
+ * 21713, 21727, 21728. From the venue's docs as api-evangelist/lighter
+ * quotes them: 21104 invalid nonce, 21105 batch nonce not increasing.
+ * Not in any source read, chosen here (unverified): 21100 account not
+ * found, 21109 api key not found, 21120 invalid signature, 20013 invalid
+ * auth, 21714 cancel-all time out of range.
  */
 export const FAKE_CODES = {
   accountNotFound: 21100,
   invalidNonce: 21104,
+  batchNonceNotIncreasing: 21105,
   apiKeyNotFound: 21109,
   invalidSignature: 21120,
   invalidAuth: 20013,
+  txNotFound: 21500,
   invalidTxInfo: 21501,
   l1Signature: 21504,
   unsupportedTxType: 21505,

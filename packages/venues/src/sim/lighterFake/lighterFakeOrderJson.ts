@@ -6,6 +6,7 @@ import {
 } from './lighterFakeState.js'
 
 const TIF_WORD = ['immediate-or-cancel', 'good-till-time', 'post-only']
+const TYPE_WORD = ['limit', 'market']
 
 /** The engine's status word in Lighter's (OpenAPI `Order.status`). */
 function statusOf(engineStatus: string): string {
@@ -14,7 +15,15 @@ function statusOf(engineStatus: string): string {
   return engineStatus
 }
 
-/** One order as Lighter's `accountOrders` lists it (amounts as strings). */
+/**
+ * One order as Lighter's order reads list it (`Order`: amounts as
+ * strings, `base_size` / `base_price` as the signed integers). Not
+ * modelled, so zero or `na`: triggers, parent / OCO links, integrator
+ * fees, order flags, block height. Times: `timestamp`, `created_at`,
+ * `updated_at` in seconds (ccxt reads `timestamp` with `safeTimestamp`),
+ * `updated_at` the last fill's, `transaction_time` in microseconds
+ * [unverified: the unit].
+ */
 export function lighterFakeOrderJson(
   state: LighterFakeState,
   o: LighterFakeOrder,
@@ -27,6 +36,11 @@ export function lighterFakeOrderJson(
       : null
   const filled = dec(view?.filledBase ?? 0)
   const quote = view?.averagePrice ? filled.mul(view.averagePrice) : dec(0)
+  const fills = state.exchange
+    .fills(o.owner, o.timestamp)
+    .filter((f) => f.clientOrderId === o.engineId)
+  const updated = fills.at(-1)?.time ?? o.timestamp
+  const s = (ms: number) => Math.floor(ms / 1000)
   return {
     order_index: o.orderIndex,
     client_order_index: o.clientOrderIndex,
@@ -39,22 +53,40 @@ export function lighterFakeOrderJson(
       dec(o.price).div(dec(10).pow(m.priceDecimals)).toFixed(),
       m.priceDecimals,
     ),
+    nonce: o.nonce ?? 0,
     remaining_base_amount: fixed(
       dec(view?.size ?? size)
         .sub(filled)
         .toFixed(),
       m.sizeDecimals,
     ),
+    is_ask: o.isAsk,
+    base_size: o.baseAmount,
+    base_price: o.price,
     filled_base_amount: fixed(filled.toFixed(), m.sizeDecimals),
     filled_quote_amount: quote.toFixed(),
-    is_ask: o.isAsk,
     side: o.isAsk ? 'sell' : 'buy',
-    type: 'limit',
+    type: TYPE_WORD[o.type ?? 0] ?? 'limit',
     time_in_force: TIF_WORD[o.timeInForce] ?? 'immediate-or-cancel',
     reduce_only: o.reduceOnly,
     trigger_price: '0',
     order_expiry: o.orderExpiry,
     status: o.refusal ?? statusOf(view?.venueStatus ?? 'canceled'),
-    timestamp: Math.floor(o.timestamp / 1000),
+    trigger_status: 'na',
+    trigger_time: 0,
+    parent_order_index: 0,
+    parent_order_id: '0',
+    to_trigger_order_id_0: '0',
+    to_trigger_order_id_1: '0',
+    to_cancel_order_id_0: '0',
+    integrator_fee_collector_index: '0',
+    integrator_taker_fee: '0',
+    integrator_maker_fee: '0',
+    order_flags: 0,
+    block_height: 0,
+    timestamp: s(o.timestamp),
+    created_at: s(o.timestamp),
+    updated_at: s(updated),
+    transaction_time: o.timestamp * 1000,
   }
 }

@@ -143,6 +143,9 @@ export function createOrderTx(
     timestamp: now,
     engineId,
     refusal,
+    txHash: hash,
+    nonce: env.nonce,
+    type,
   }
   if (coi > 0) state.orders.set(keyId(env.accountIndex, coi), order)
   state.ordersByIndex.set(order.orderIndex, order)

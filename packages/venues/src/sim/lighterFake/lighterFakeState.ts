@@ -40,6 +40,10 @@ export interface LighterFakeOrder {
   readonly engineId: string
   /** set when the sequencer refused the order: the status it ended in */
   readonly refusal: string | null
+  /** the CreateOrder tx's hash, nonce, type (absent in older snapshots) */
+  readonly txHash?: string | undefined
+  readonly nonce?: number | undefined
+  readonly type?: number | undefined
 }
 
 export interface LighterFakeIntegrator {
@@ -49,6 +53,24 @@ export interface LighterFakeIntegrator {
   readonly max_spot_taker_fee: number
   readonly max_spot_maker_fee: number
   readonly approval_expiry: number
+}
+
+/** An accepted tx, as the `tx` read shows it (not saved in snapshots). */
+export interface LighterFakeTxRecord {
+  readonly hash: string
+  readonly type: number
+  /** the `tx_info` as posted */
+  readonly info: string
+  readonly accountIndex: number
+  readonly apiKeyIndex: number
+  readonly nonce: number
+  readonly expiredAt: number
+  /** Unix ms it was accepted */
+  readonly time: number
+  /** the order it created (CreateOrder) */
+  readonly orderIndex: number | null
+  /** 1, 2, … in the order the fake accepted them */
+  readonly sequence: number
 }
 
 export interface LighterFakeState {
@@ -66,8 +88,12 @@ export interface LighterFakeState {
   readonly ordersByIndex: Map<number, LighterFakeOrder>
   /** account → integrator account → approval */
   readonly integrators: Map<number, Map<number, LighterFakeIntegrator>>
+  /** accepted txs by hash, the newest `LIGHTER_FAKE_TX_LOG` (`tx` read) */
+  readonly txs: Map<string, LighterFakeTxRecord>
   nextOrderIndex: number
   nextPlain: number
+  /** accepted txs so far (the last one's `sequence`) */
+  txCount: number
   /** grows with every tx and seeded key: what to save */
   version: number
 }
@@ -132,8 +158,10 @@ export function createLighterFakeState(
     orders: new Map(),
     ordersByIndex: new Map(),
     integrators: new Map(),
+    txs: new Map(),
     nextOrderIndex: FIRST_ORDER_INDEX,
     nextPlain: 1,
+    txCount: 0,
     version: 0,
   }
 }

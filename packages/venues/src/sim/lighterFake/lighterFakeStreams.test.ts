@@ -55,11 +55,12 @@ describe('Lighter fake WebSocket', () => {
         symbol: d.symbol,
         mark_price: d.mark_price,
         index_price: d.index_price,
-        last_trade_price: d.last_trade_price,
         current_funding_rate: streamRateFromHourly(
           hourlyFromRestRate(rate as number),
         ),
       })
+      // a string on the stream, a number in the REST spec
+      expect(Number(s.last_trade_price)).toBe(d.last_trade_price)
       expect(s.funding_timestamp).toBe(Date.parse('2026-03-01T10:00:00Z'))
     }
     const upd = await c.next((f) => f.type === 'update/market_stats')

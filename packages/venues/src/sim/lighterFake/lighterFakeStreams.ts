@@ -16,6 +16,7 @@ import {
 import { LighterFakeError } from './lighterFakeError.js'
 import { handleRead } from './lighterFakeReads.js'
 import type { LighterFakeState } from './lighterFakeState.js'
+import { fixed } from './lighterFakeState.js'
 
 /**
  * The Lighter fake's WebSocket (`/stream`): the `market_stats` channel
@@ -121,8 +122,12 @@ export function createLighterFakeStreams(
         market_id: id,
         index_price: d.index_price,
         mark_price: d.mark_price,
-        last_trade_price: d.last_trade_price,
-        open_interest: d.open_interest,
+        // the stream writes them as strings, the REST spec as numbers
+        last_trade_price: fixed(
+          d.last_trade_price as number,
+          d.price_decimals as number,
+        ),
+        open_interest: String(d.open_interest),
         current_funding_rate: rate,
         funding_rate: rate,
         funding_timestamp: settled,

@@ -36,12 +36,15 @@ export function num(info: TxInfo, field: string): number {
   return v
 }
 
-/** Parses the `sendTx` form fields. */
-export function parseEnvelope(form: URLSearchParams): TxEnvelope {
-  const type = Number(form.get('tx_type'))
+/** Parses one tx: its `tx_type` and `tx_info` fields as posted. */
+export function parseEnvelope(
+  txType: string | null,
+  txInfo: string | null,
+): TxEnvelope {
+  const type = txType !== null && /^\d+$/.test(txType) ? Number(txType) : NaN
   let info: unknown
   try {
-    info = JSON.parse(form.get('tx_info') ?? '')
+    info = JSON.parse(txInfo ?? '')
   } catch {
     throw bad('not JSON')
   }

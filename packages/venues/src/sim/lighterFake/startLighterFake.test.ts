@@ -129,6 +129,7 @@ describe('startLighterFake', () => {
         api_key_index: 5,
         nonce: 1,
         public_key: keys.publicKey.slice(2),
+        transaction_time: 0,
       },
     ])
     const replay = await register()

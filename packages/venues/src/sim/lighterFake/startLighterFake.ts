@@ -18,12 +18,15 @@ import {
   resolveFakeLimits,
 } from '../fakeLimitOptions.js'
 import type { FakeBucketUsage } from '../fakeRateLimits.js'
-import { listen, readBody, sendJson as send } from '../loopbackHttp.js'
+import { listen, sendJson as send } from '../loopbackHttp.js'
 import type { SimExchange } from '../simExchange.js'
 import { handleSendTx } from './handleSendTx.js'
+import { handleSendTxBatch } from './handleSendTxBatch.js'
 import type { LighterFakeAccountAuth } from './lighterFakeAccountChannel.js'
 import { createLighterFakeAttribution } from './lighterFakeAttribution.js'
+import { lighterFakeAuthOf } from './lighterFakeAuthOf.js'
 import { LighterFakeError } from './lighterFakeError.js'
+import { readLighterForm } from './lighterFakeForm.js'
 import { handleRead } from './lighterFakeReads.js'
 import {
   type LighterFakeSnapshot,
@@ -105,8 +108,6 @@ export interface LighterFake {
   version(): number
 }
 
-const MAX_BODY = 256 * 1024
-
 /**
  * Starts an HTTP server speaking Lighter's REST protocol over a simulated
  * Lighter exchange. Every L1 signature is recovered (ChangePubKey must be
@@ -115,7 +116,9 @@ const MAX_BODY = 256 * 1024
  * deployment's chain id, nonces must be the key's next one, expired txs,
  * off-grid or too small orders and reused client order indexes are
  * refused with Lighter's codes, and authenticated reads need a valid auth
- * token. Accounts are the engine's (`faucet`); the fake learns an
+ * token (header `Authorization`, or query `authorization` or `auth`).
+ * `sendTx` and `sendTxBatch` take `multipart/form-data` (the spec's) or
+ * urlencoded forms. Accounts are the engine's (`faucet`); the fake learns an
  * account's owner from `accountsByL1Address` / `account?by=l1_address`
  * and from ChangePubKey's L1 signature, so `account?by=index` answers
  * only for accounts seen that way.
@@ -185,17 +188,17 @@ export async function startLighterFake(
       return
     }
     try {
-      if (req.method === 'POST' && path === 'sendTx') {
-        const form = new URLSearchParams(
-          await readBody(
-            req,
-            MAX_BODY,
-            () => new LighterFakeError(21501, 'body too large'),
-          ),
-        )
+      if (
+        req.method === 'POST' &&
+        (path === 'sendTx' || path === 'sendTxBatch')
+      ) {
+        const form = await readLighterForm(req)
         if (refused(req, res, path, attribution.tx(form))) return
         state.version += 1
-        const answer = await handleSendTx(state, form)
+        const answer =
+          path === 'sendTx'
+            ? await handleSendTx(state, form)
+            : await handleSendTxBatch(state, form)
         if (options.exchange.rollFault('timeoutAfterAccept')) {
           req.socket.destroy()
           return
@@ -204,10 +207,9 @@ export async function startLighterFake(
         return
       }
       if (req.method === 'GET' && url.pathname.startsWith('/api/v1/')) {
-        const auth = req.headers.authorization
-        const token = auth ?? url.searchParams.get('auth')
+        const token = lighterFakeAuthOf(req, url.searchParams)
         if (refused(req, res, path, attribution.read(token))) return
-        send(res, 200, handleRead(state, path, url.searchParams, auth))
+        send(res, 200, handleRead(state, path, url.searchParams, token))
         return
       }
       if (req.method === 'GET' && url.pathname === '/') {
