@@ -15,8 +15,11 @@
  * - ccxt/ccxt@01697e39fb136138b495e6f000e8e561c8a3929d ts/src/aster.ts:
  *   `v3/agent` cost 1.
  *
- * `POST /fapi/v3/approveAgent` and `GET|DELETE /fapi/v3/agent` have no
- * published weight: 1 [unverified]. Which requests count as orders: "Every
+ * `POST /fapi/v3/approveAgent`, `GET|DELETE /fapi/v3/agent`, `GET|DELETE
+ * /fapi/v3/builder`, `POST /fapi/v3/approveBuilder|updateBuilder` have no
+ * published weight ("TBD" in the asterCode endpoint table): 1 [unverified],
+ * as ccxt's costs. `GET /fapi/v3/account` is Account Information v3 under
+ * its name before the doc's 2026-03-28 rename: 5. Which requests count as orders: "Every
  * order response will contain a X-MBX-ORDER-COUNT" — new and modified
  * orders, a batch counting each of its orders [unverified: Binance's
  * rule, of which Aster's API is a copy]; cancels do not.
@@ -41,6 +44,9 @@ const FIXED: Readonly<Record<string, number>> = {
   'GET allOrders': 5,
   'GET balance': 5,
   'GET accountWithJoinMargin': 5,
+  // the same Account Information v3 under its name before the doc's
+  // 2026-03-28 rename (api-docs 143f507), still listed by ccxt
+  'GET account': 5,
   'GET positionRisk': 5,
   'GET userTrades': 5,
   'GET income': 30,

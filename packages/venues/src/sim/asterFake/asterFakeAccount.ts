@@ -1,7 +1,10 @@
 import { dec, decString } from '@dn/core'
 import { isAddress } from 'viem'
 import { param } from './asterFakeAuth.js'
+import { recordBuilder } from './asterFakeBuilders.js'
 import { AsterFakeError, invalidParam, mandatory } from './asterFakeError.js'
+import { MAX_NOTIONAL, settingOf } from './asterFakeLeverage.js'
+import { filtersOf } from './asterFakeMarket.js'
 import { type AsterFakeState, hasAccount } from './asterFakeState.js'
 
 type Pairs = readonly (readonly [string, string])[]
@@ -9,44 +12,51 @@ type Pairs = readonly (readonly [string, string])[]
 const ok = { code: 200, msg: 'success' }
 
 /**
- * `GET /fapi/v3/positionRisk`: rows of held positions, `positionSide` BOTH
- * in One-way Mode, LONG or SHORT (by the side held) in Hedge Mode.
+ * `GET /fapi/v3/positionRisk`: a row for every listed symbol (or the one
+ * asked), as the doc's One-way example shows a flat one (`positionAmt`
+ * "0"), with the user's leverage and margin type there. In Hedge Mode
+ * only held positions, LONG or SHORT by the side held ([unverified]: the
+ * doc's Hedge example shows held rows only; the engine nets positions).
  */
 export function positionRisk(
   state: AsterFakeState,
   user: string,
   pairs: Pairs,
 ) {
-  if (!hasAccount(state, user)) return []
   const symbol = param(pairs, 'symbol')
-  const marks = new Map(
-    state.exchange.listed().map((r) => [r.symbol, r] as const),
-  )
+  if (symbol !== undefined) filtersOf(state, symbol)
+  const held = hasAccount(state, user) ? state.exchange.positions(user) : []
+  const hedge = state.hedge.has(user)
   return state.exchange
-    .positions(user)
-    .filter((p) => symbol === undefined || p.market === symbol)
-    .filter((p) => marks.has(p.market))
-    .map((p) => ({
-      symbol: p.market,
-      positionAmt: p.size,
-      entryPrice: p.entryPrice,
-      markPrice: p.markPrice,
-      unRealizedProfit: decString(
-        dec(p.markPrice).sub(p.entryPrice).mul(p.size),
-      ),
-      liquidationPrice: p.liquidationPrice ?? '0',
-      leverage: p.leverage,
-      maxNotionalValue: '1000000',
-      marginType: p.marginMode,
-      isolatedMargin: '0',
-      isAutoAddMargin: 'false',
-      positionSide: !state.hedge.has(user)
-        ? 'BOTH'
-        : dec(p.size).isNegative()
-          ? 'SHORT'
-          : 'LONG',
-      updateTime: state.now(),
-    }))
+    .listed()
+    .map((r) => r.symbol)
+    .filter((s) => symbol === undefined || s === symbol)
+    .flatMap((s) => {
+      const p = held.find((h) => h.market === s)
+      const setting = settingOf(state, user, s)
+      const mark = state.exchange.quote(s).mark
+      const row = (side: string, amt: string) => ({
+        symbol: s,
+        positionAmt: amt,
+        entryPrice: p && amt !== '0' ? p.entryPrice : '0.0',
+        markPrice: mark,
+        unRealizedProfit:
+          p && amt !== '0'
+            ? decString(dec(mark).sub(p.entryPrice).mul(p.size))
+            : '0',
+        liquidationPrice: (amt !== '0' && p?.liquidationPrice) || '0',
+        leverage: String(p && amt !== '0' ? p.leverage : setting.leverage),
+        maxNotionalValue: MAX_NOTIONAL,
+        marginType: p && amt !== '0' ? p.marginMode : setting.marginType,
+        isolatedMargin: '0',
+        isAutoAddMargin: 'false',
+        positionSide: side,
+        updateTime: p && amt !== '0' ? state.now() : 0,
+      })
+      if (!hedge) return [row('BOTH', p?.size ?? '0')]
+      if (!p) return []
+      return [row(dec(p.size).isNegative() ? 'SHORT' : 'LONG', p.size)]
+    })
 }
 
 /**
@@ -147,48 +157,6 @@ export function positionMode(
   return ok
 }
 
-/**
- * `GET /fapi/v3/income`: the engine's funding settlements as
- * `FUNDING_FEE` rows, ascending, `startTime`/`endTime` inclusive.
- */
-export function income(state: AsterFakeState, user: string, pairs: Pairs) {
-  const type = param(pairs, 'incomeType')
-  if (type !== undefined && type !== 'FUNDING_FEE') return []
-  if (!hasAccount(state, user)) return []
-  const symbol = param(pairs, 'symbol')
-  const start = Number(
-    param(pairs, 'startTime') ?? state.now() - 7 * 86_400_000,
-  )
-  const end = Number(param(pairs, 'endTime') ?? Number.MAX_SAFE_INTEGER)
-  const limit = Number(param(pairs, 'limit') ?? 100)
-  if (!Number.isSafeInteger(limit) || limit < 1 || limit > 1000) {
-    throw invalidParam('limit')
-  }
-  const markets =
-    symbol === undefined
-      ? state.exchange.listed().map((r) => r.symbol)
-      : [symbol]
-  const rows = markets.flatMap((m) =>
-    state.exchange
-      .funding(user, m, new Date(start).toISOString())
-      .map((p) => ({ p, t: Date.parse(p.time) })),
-  )
-  return rows
-    .filter(({ t }) => t <= end)
-    .sort((a, b) => a.t - b.t)
-    .slice(0, limit)
-    .map(({ p, t }) => ({
-      symbol: p.market,
-      incomeType: 'FUNDING_FEE',
-      income: p.amountUsd,
-      asset: 'USDT',
-      info: 'FUNDING_FEE',
-      time: t,
-      tranId: `${t}${p.market.length}`,
-      tradeId: '',
-    }))
-}
-
 /** `GET /fapi/v3/agent`: the user's API wallets. */
 export function agents(state: AsterFakeState, user: string) {
   return [...(state.agents.get(user)?.values() ?? [])].map((a) => ({
@@ -234,7 +202,8 @@ export function approveAgent(
   if (builder !== undefined && maxFeeRate !== undefined) {
     if (!isAddress(builder, { strict: false })) throw invalidParam('builder')
     if (!/^\d+(\.\d+)?$/.test(maxFeeRate)) throw invalidParam('maxFeeRate')
-    state.builders.set(`${user}|${builder.toLowerCase()}`, maxFeeRate)
+    const name = param(pairs, 'builderName') ?? ''
+    recordBuilder(state, user, builder, maxFeeRate, name)
   }
   return ok
 }

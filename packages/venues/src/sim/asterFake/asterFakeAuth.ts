@@ -6,6 +6,7 @@ import {
 import { managementTypedData } from '../../aster/signing/managementTypedData.js'
 import { AsterFakeError, invalidParam, mandatory } from './asterFakeError.js'
 import { type AsterFakeState, liveAgent, useNonce } from './asterFakeState.js'
+import { inStructOrder } from './asterFakeStructs.js'
 
 const SIGNATURE = /^0x[0-9a-fA-F]{130}$/
 
@@ -106,7 +107,8 @@ export async function authenticate(state: AsterFakeState, raw: string) {
 
 /**
  * Authenticates a main-wallet action (ApproveAgent, …): rebuilds the
- * dynamic EIP-712 struct from the posted parameters in posted order
+ * dynamic EIP-712 struct from the posted parameters in the struct's fixed
+ * field order (`asterFakeStructs.ts`), whatever order they were posted in
  * (domain chain id = `signatureChainId`), requires it to recover to `user`
  * and `asterChain` to be this venue's, then spends the nonce.
  * @throws AsterFakeError -1102, -1130, -1022 or -4225
@@ -132,7 +134,11 @@ export async function authenticateMain(
   let recovered: string
   try {
     recovered = await recoverTypedDataAddress({
-      ...managementTypedData(primaryType, signed.pairs, chainId),
+      ...managementTypedData(
+        primaryType,
+        inStructOrder(primaryType, signed.pairs),
+        chainId,
+      ),
       signature: signed.signature as Hex,
     })
   } catch {

@@ -10,8 +10,9 @@ type Pairs = readonly (readonly [string, string])[]
  * `POST /fapi/v3/countdownCancelAll` (TRADE): at the end of
  * `countdownTime` ms every open order of the user on `symbol` is
  * cancelled (status CANCELED [unverified]: the doc names no status; it is
- * Binance's, whose endpoint this copies); a new call replaces the
- * countdown and 0 stops it. Answers `{symbol, countdownTime}` as the doc
+ * Binance's, whose endpoint this copies) — resting ones by the engine,
+ * waiting conditional ones by the fake (`asterFakeTriggers.ts`); a new
+ * call replaces the countdown and 0 stops it. Answers `{symbol, countdownTime}` as the doc
  * shows it (the time as a string).
  */
 export function countdownCancelAll(
@@ -27,6 +28,8 @@ export function countdownCancelAll(
     throw mandatory('countdownTime')
   }
   const ms = Number(raw)
+  if (ms === 0) state.countdowns.delete(`${user}|${symbol}`)
+  else state.countdowns.set(`${user}|${symbol}`, state.now() + ms)
   try {
     state.exchange.scheduleCancel(
       user,

@@ -9,16 +9,15 @@ import {
   parseAsterFilters,
 } from '../../aster/precision/asterFilters.js'
 import type { SimLevel } from '../syntheticBook.js'
-import { AsterFakeError } from './asterFakeError.js'
+import { AsterFakeError, invalidParam } from './asterFakeError.js'
+import { fundingRateHistory } from './asterFakeFundingHistory.js'
+import { klines } from './asterFakeKlines.js'
 import type { AsterFakeState } from './asterFakeState.js'
-
-/**
- * The engine settles funding every hour (or `--funding-interval`); the
- * fake publishes an 8 h interval with the rate scaled to it, so `rate /
- * interval` is the engine's hourly rate (as on Aster, where intervals are
- * 8 h or 4 h), and the engine's next settlement as `nextFundingTime`.
- */
-const FAKE_FUNDING_INTERVAL_HOURS = 8
+import {
+  FAKE_FUNDING_INTERVAL_HOURS,
+  publishedFundingRate,
+} from './asterFakeTape.js'
+import { ticker24hr } from './asterFakeTicker24hr.js'
 
 type Query = URLSearchParams
 
@@ -70,7 +69,14 @@ function symbolInfo(r: MarketRules) {
         multiplierDecimal: 4,
       },
     ],
-    OrderType: ['LIMIT', 'MARKET'],
+    OrderType: [
+      'LIMIT',
+      'MARKET',
+      'STOP',
+      'STOP_MARKET',
+      'TAKE_PROFIT',
+      'TAKE_PROFIT_MARKET',
+    ],
     timeInForce: ['GTC', 'IOC', 'GTX'],
     liquidationFee: '0.010000',
     marketTakeBound: '0.30',
@@ -99,9 +105,7 @@ function premium(state: AsterFakeState, symbol: string) {
     markPrice: q.mark,
     indexPrice: q.mark,
     estimatedSettlePrice: q.mark,
-    lastFundingRate: decString(
-      dec(q.fundingRateHourly).mul(FAKE_FUNDING_INTERVAL_HOURS),
-    ),
+    lastFundingRate: publishedFundingRate(q.fundingRateHourly),
     interestRate: '0.00010000',
     nextFundingTime: state.exchange.nextFundingAt(),
     time: now,
@@ -133,6 +137,30 @@ function bookTicker(state: AsterFakeState, symbol: string) {
     time: state.now(),
   }
 }
+
+function tickerPrice(state: AsterFakeState, symbol: string) {
+  const price = state.exchange.quote(symbol).mark
+  return { symbol, price, time: state.now() }
+}
+
+/**
+ * ccxt's `fetchMarkets` also reads the spot host's exchangeInfo
+ * (`sapiPublic` → `/api/v3/exchangeInfo`); the fake lists no spot
+ * markets there, only the USDT asset, in the spot doc's shape.
+ */
+function spotExchangeInfo(state: AsterFakeState) {
+  return {
+    timezone: 'UTC',
+    serverTime: state.now(),
+    rateLimits: [],
+    exchangeFilters: [],
+    assets: [{ asset: 'USDT' }],
+    symbols: [],
+  }
+}
+
+/** The doc's "Valid limits" of `depth`. */
+const DEPTH_LIMITS = new Set([5, 10, 20, 50, 100, 500, 1000])
 
 const all = (state: AsterFakeState) =>
   state.exchange.listed().map((r) => r.symbol)
@@ -178,9 +206,26 @@ export function handleMarket(
       return q.has('symbol')
         ? bookTicker(state, requireSymbol(state, q))
         : all(state).map((s) => bookTicker(state, s))
+    case '/fapi/v3/ticker/24hr':
+      return q.has('symbol')
+        ? ticker24hr(state, requireSymbol(state, q))
+        : all(state).map((s) => ticker24hr(state, s))
+    case '/fapi/v3/ticker/price':
+      return q.has('symbol')
+        ? tickerPrice(state, requireSymbol(state, q))
+        : all(state).map((s) => tickerPrice(state, s))
+    case '/fapi/v3/klines':
+      requireSymbol(state, q)
+      return klines(state, q)
+    case '/fapi/v3/fundingRate':
+      if (q.has('symbol')) requireSymbol(state, q)
+      return fundingRateHistory(state, q)
+    case '/api/v3/exchangeInfo':
+      return spotExchangeInfo(state)
     case '/fapi/v3/depth': {
       const symbol = requireSymbol(state, q)
       const limit = Number(q.get('limit') ?? 500)
+      if (!DEPTH_LIMITS.has(limit)) throw invalidParam('limit')
       const book = state.exchange.book(symbol)
       const level = (l: SimLevel) => [decString(l.price), decString(l.size)]
       return {

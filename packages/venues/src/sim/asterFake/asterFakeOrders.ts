@@ -1,76 +1,26 @@
-import {
-  dec,
-  decString,
-  type TimeInForce,
-  VenueAccountNotFoundError,
-  type VenueOrder,
-  VenueRejectedError,
-} from '@dn/core'
+import { dec, type VenueOrder } from '@dn/core'
 import { checkAsterOrder } from '../../aster/precision/checkAsterOrder.js'
-import { roundAsterPrice } from '../../aster/precision/roundAsterPrice.js'
-import { venueStyle } from '../venueStyle.js'
 import { param } from './asterFakeAuth.js'
+import {
+  ENGINE_TIF,
+  marketPrice,
+  placeOnEngine,
+} from './asterFakeEnginePlace.js'
 import { AsterFakeError, invalidParam, mandatory } from './asterFakeError.js'
 import { filtersOf } from './asterFakeMarket.js'
-import type { AsterFakeOrder, AsterFakeState } from './asterFakeState.js'
+import { orderJson, viewOf } from './asterFakeOrderJson.js'
+import type {
+  AsterFakeOrder,
+  AsterFakeOrderType,
+  AsterFakeState,
+} from './asterFakeState.js'
+import { CONDITIONAL, reached } from './asterFakeTriggers.js'
 
 type Pairs = readonly (readonly [string, string])[]
 
 const CLIENT_ID = /^[.A-Z:/a-z0-9_-]{1,36}$/
 const DECIMAL = /^\d+(\.\d+)?$/
-const TIF: Record<string, TimeInForce> = {
-  GTC: 'gtc',
-  IOC: 'ioc',
-  GTX: 'post_only',
-}
-/** a MARKET order is bounded by `marketTakeBound` of the mark */
-const MARKET_TAKE_BOUND = '0.30'
-
-const reasons = venueStyle('aster').reasons
-/** The engine's reject wording → Aster's error code. */
-function codeOf(reason: string): number {
-  if (reason === reasons.margin) return -2019
-  if (reason === reasons.reduceOnly) return -2022
-  if (reason === reasons.tick) return -4014
-  if (reason === reasons.step) return -4023
-  if (reason === reasons.unknownMarket) return -1121
-  // -5022 and -4116 are Binance's codes; Aster's doc does not list them
-  if (reason === reasons.duplicate) return -4116
-  if (reason.startsWith('Due to the order could not be executed as maker'))
-    return -5022
-  if (reason.startsWith("Order's notional")) return -4164
-  if (reason.startsWith('Quantity less than')) return -4004
-  return -2010
-}
-
-/** The order object Aster answers for place, query and cancel. */
-function orderJson(o: AsterFakeOrder, v: VenueOrder, now: number) {
-  const avg = v.averagePrice ?? '0'
-  return {
-    orderId: o.orderId,
-    symbol: o.symbol,
-    status: v.venueStatus,
-    clientOrderId: o.clientOrderId,
-    price: o.price,
-    avgPrice: avg,
-    origQty: v.size,
-    executedQty: v.filledBase,
-    cumQty: v.filledBase,
-    cumQuote: decString(dec(v.filledBase).mul(avg)),
-    timeInForce: o.timeInForce,
-    type: o.type,
-    origType: o.type,
-    reduceOnly: o.reduceOnly,
-    closePosition: false,
-    side: o.side,
-    positionSide: 'BOTH',
-    stopPrice: '0',
-    workingType: 'CONTRACT_PRICE',
-    priceProtect: false,
-    time: o.time,
-    updateTime: now,
-  }
-}
+const TYPES = new Set(['LIMIT', 'MARKET', ...Object.keys(CONDITIONAL)])
 
 function decimalParam(pairs: Pairs, name: string): string {
   const v = param(pairs, name)
@@ -78,64 +28,11 @@ function decimalParam(pairs: Pairs, name: string): string {
   return v
 }
 
-/**
- * `POST /fapi/v3/order`: checks parameters, position mode, builder fee and
- * the symbol filters with Aster's codes, then places the order on the
- * engine under its `newClientOrderId`. Answers the RESULT shape.
- */
-export function placeOrder(state: AsterFakeState, user: string, pairs: Pairs) {
-  const symbol = param(pairs, 'symbol') ?? ''
-  const filters = filtersOf(state, symbol)
-  const side = param(pairs, 'side')
-  if (side !== 'BUY' && side !== 'SELL') {
-    throw new AsterFakeError(-1117, 'Invalid side.')
-  }
-  const type = param(pairs, 'type')
-  if (type !== 'LIMIT' && type !== 'MARKET') {
-    throw new AsterFakeError(-1116, 'Invalid orderType.')
-  }
-  const positionSide = param(pairs, 'positionSide') ?? 'BOTH'
-  if (state.hedge.has(user) === (positionSide === 'BOTH')) {
-    throw new AsterFakeError(
-      -4061,
-      "Order's position side does not match user's setting.",
-    )
-  }
-  if (positionSide !== 'BOTH') {
-    // the engine nets positions: hedge-mode orders are not simulated
-    throw new AsterFakeError(-1020, 'This operation is not supported.')
-  }
-  const ro = param(pairs, 'reduceOnly') ?? 'false'
-  if (ro !== 'true' && ro !== 'false') throw invalidParam('reduceOnly')
-  const reduceOnly = ro === 'true'
-  const quantity = decimalParam(pairs, 'quantity')
-  const mark = state.exchange.quote(symbol).mark
-  let price: string
-  let tif: string
-  if (type === 'LIMIT') {
-    price = decimalParam(pairs, 'price')
-    tif = param(pairs, 'timeInForce') ?? ''
-    if (!TIF[tif]) throw new AsterFakeError(-1115, 'Invalid timeInForce.')
-  } else {
-    if (param(pairs, 'price') !== undefined) {
-      throw new AsterFakeError(
-        -1106,
-        "Parameter 'price' sent when not required.",
-      )
-    }
-    const bound = dec(1)[side === 'BUY' ? 'add' : 'sub'](MARKET_TAKE_BOUND)
-    price = roundAsterPrice(
-      filters.price,
-      decString(dec(mark).mul(bound)),
-      side === 'BUY' ? 'down' : 'up',
-    )
-    tif = 'IOC'
-  }
-  const clientOrderId =
-    param(pairs, 'newClientOrderId') ?? `autoclientid-${state.nextOrderId}`
-  if (!CLIENT_ID.test(clientOrderId)) {
-    throw new AsterFakeError(-4015, 'Client order id is not valid.')
-  }
+const notRequired = (name: string) =>
+  new AsterFakeError(-1106, `Parameter '${name}' sent when not required.`)
+
+/** Builder and fee rate of an order: both or neither, within the cap. */
+function builderFields(state: AsterFakeState, user: string, pairs: Pairs) {
   const builder = param(pairs, 'builder') ?? null
   const feeRate = param(pairs, 'feeRate') ?? null
   if (builder !== null || feeRate !== null) {
@@ -146,34 +43,122 @@ export function placeOrder(state: AsterFakeState, user: string, pairs: Pairs) {
       throw invalidParam('feeRate')
     }
   }
+  return { builder, feeRate }
+}
+
+/**
+ * `POST /fapi/v3/order`: checks parameters, position mode, builder fee and
+ * the symbol filters with Aster's codes. LIMIT and MARKET go to the
+ * engine under their `newClientOrderId`; STOP, TAKE_PROFIT (limit) and
+ * STOP_MARKET, TAKE_PROFIT_MARKET wait in the fake until the mark reaches
+ * `stopPrice` (-2021 when it already has). Answers the order as accepted
+ * (status NEW, nothing filled) for `newOrderRespType` ACK, the default,
+ * and as it stands after matching for RESULT.
+ * Not accepted: TRAILING_STOP_MARKET (-1116), `closePosition=true` and
+ * `priceProtect=TRUE` (-1020), FOK and HIDDEN (-1115).
+ */
+export function placeOrder(state: AsterFakeState, user: string, pairs: Pairs) {
+  const symbol = param(pairs, 'symbol') ?? ''
+  const filters = filtersOf(state, symbol)
+  const side = param(pairs, 'side')
+  if (side !== 'BUY' && side !== 'SELL') {
+    throw new AsterFakeError(-1117, 'Invalid side.')
+  }
+  const type = param(pairs, 'type') ?? ''
+  if (!TYPES.has(type)) throw new AsterFakeError(-1116, 'Invalid orderType.')
+  const conditional = CONDITIONAL[type]
+  const positionSide = param(pairs, 'positionSide') ?? 'BOTH'
+  if (state.hedge.has(user) === (positionSide === 'BOTH')) {
+    throw new AsterFakeError(
+      -4061,
+      "Order's position side does not match user's setting.",
+    )
+  }
+  const unsupported = new AsterFakeError(
+    -1020,
+    'This operation is not supported.',
+  )
+  // the engine nets positions: hedge-mode orders are not simulated
+  if (positionSide !== 'BOTH') throw unsupported
+  if (param(pairs, 'closePosition') === 'true') throw unsupported
+  if ((param(pairs, 'priceProtect') ?? '').toUpperCase() === 'TRUE') {
+    throw unsupported
+  }
+  const ro = param(pairs, 'reduceOnly') ?? 'false'
+  if (ro !== 'true' && ro !== 'false') throw invalidParam('reduceOnly')
+  const reduceOnly = ro === 'true'
+  const quantity = decimalParam(pairs, 'quantity')
+  const mark = state.exchange.quote(symbol).mark
+  const limitLike = type === 'LIMIT' || conditional?.market === false
+  let price: string
+  let tif: string
+  if (limitLike) {
+    price = decimalParam(pairs, 'price')
+    tif = param(pairs, 'timeInForce') ?? (type === 'LIMIT' ? '' : 'GTC')
+    if (!ENGINE_TIF[tif]) {
+      throw new AsterFakeError(-1115, 'Invalid timeInForce.')
+    }
+  } else {
+    if (param(pairs, 'price') !== undefined) throw notRequired('price')
+    price = marketPrice(state, filters, symbol, side)
+    tif = 'IOC'
+  }
+  let stopPrice: string | undefined
+  let workingType: string | undefined
+  if (conditional) {
+    stopPrice = decimalParam(pairs, 'stopPrice')
+    if (dec(stopPrice).lte(0)) {
+      throw new AsterFakeError(-4006, 'Stop price less than zero.')
+    }
+    workingType = param(pairs, 'workingType') ?? 'CONTRACT_PRICE'
+    if (workingType !== 'CONTRACT_PRICE' && workingType !== 'MARK_PRICE') {
+      throw new AsterFakeError(
+        -4031,
+        `Invalid parameter working type: ${workingType}`,
+      )
+    }
+    if (reached(type, side, mark, stopPrice)) {
+      throw new AsterFakeError(-2021, 'Order would immediately trigger.')
+    }
+  } else if (param(pairs, 'stopPrice') !== undefined) {
+    throw notRequired('stopPrice')
+  }
+  const clientOrderId =
+    param(pairs, 'newClientOrderId') ?? `autoclientid-${state.nextOrderId}`
+  if (!CLIENT_ID.test(clientOrderId)) {
+    throw new AsterFakeError(-4015, 'Client order id is not valid.')
+  }
+  const { builder, feeRate } = builderFields(state, user, pairs)
+  const respType = param(pairs, 'newOrderRespType') ?? 'ACK'
+  if (respType !== 'ACK' && respType !== 'RESULT') {
+    throw invalidParam('newOrderRespType')
+  }
   const breach = checkAsterOrder(filters, {
     side,
-    type,
-    price: type === 'LIMIT' ? price : null,
+    type: limitLike ? 'LIMIT' : 'MARKET',
+    price: limitLike ? price : null,
     quantity,
     markPrice: mark,
     reduceOnly,
   })
   if (breach) throw new AsterFakeError(breach.code, breach.msg)
-  let view: VenueOrder
-  try {
-    view = state.exchange.place(user, {
-      market: symbol,
-      side: side === 'BUY' ? 'long' : 'short',
-      size: quantity,
+  let view: VenueOrder | null = null
+  if (conditional) {
+    const prior = state.orders.get(`${user}|${clientOrderId}`)
+    const live = prior && viewOf(state, prior)
+    if (live && (live.state === 'open' || live.state === 'partially_filled')) {
+      throw new AsterFakeError(-4116, 'duplicate clientOrderId')
+    }
+  } else {
+    view = placeOnEngine(state, user, {
+      symbol,
+      side,
+      quantity,
       price,
-      timeInForce: TIF[tif] as TimeInForce,
+      tif,
       reduceOnly,
       clientOrderId,
     })
-  } catch (e) {
-    if (e instanceof VenueRejectedError) {
-      throw new AsterFakeError(codeOf(e.reason), e.reason)
-    }
-    if (e instanceof VenueAccountNotFoundError) {
-      throw new AsterFakeError(-2019, reasons.margin)
-    }
-    throw e
   }
   const order: AsterFakeOrder = {
     user,
@@ -181,22 +166,46 @@ export function placeOrder(state: AsterFakeState, user: string, pairs: Pairs) {
     orderId: state.nextOrderId++,
     clientOrderId,
     side,
-    type,
+    type: type as AsterFakeOrderType,
     timeInForce: tif,
-    price: type === 'LIMIT' ? price : '0',
+    price: limitLike ? price : '0',
     reduceOnly,
     time: state.now(),
     builder,
     feeRate,
+    stopPrice,
+    workingType,
+    quantity,
   }
   state.orders.set(`${user}|${clientOrderId}`, order)
   state.byOrderId.set(order.orderId, order)
-  return orderJson(order, view, state.now())
+  if (conditional) {
+    state.triggers.set(order.orderId, { status: 'NEW', updateTime: order.time })
+  }
+  const result = view ?? (viewOf(state, order) as VenueOrder)
+  // ACK (the default) answers the accepted order, not its outcome: the
+  // doc returns a MARKET's fill or an IOC's end "directly" only for RESULT
+  const answer: VenueOrder =
+    respType === 'RESULT'
+      ? result
+      : {
+          ...result,
+          state: 'open',
+          venueStatus: 'NEW',
+          filledBase: '0',
+          averagePrice: null,
+        }
+  return orderJson(order, answer, state.now())
 }
 
 const noSuchOrder = () => new AsterFakeError(-2013, 'Order does not exist.')
 
-function findOrder(state: AsterFakeState, user: string, pairs: Pairs) {
+/**
+ * The user's order named by `orderId` or `origClientOrderId` on
+ * `symbol`, with its current view.
+ * @throws AsterFakeError -1102, -1121 or -2013
+ */
+export function findOrder(state: AsterFakeState, user: string, pairs: Pairs) {
   const symbol = param(pairs, 'symbol')
   if (!symbol) throw mandatory('symbol')
   filtersOf(state, symbol)
@@ -213,7 +222,7 @@ function findOrder(state: AsterFakeState, user: string, pairs: Pairs) {
       ? state.orders.get(`${user}|${cloid}`)
       : state.byOrderId.get(Number(id))
   if (!o || o.user !== user || o.symbol !== symbol) throw noSuchOrder()
-  const view = state.exchange.order(user, o.clientOrderId, symbol)
+  const view = viewOf(state, o)
   if (!view) throw noSuchOrder()
   return { o, view }
 }
@@ -224,12 +233,30 @@ export function queryOrder(state: AsterFakeState, user: string, pairs: Pairs) {
   return orderJson(o, view, state.now())
 }
 
-/** `DELETE /fapi/v3/order`; a final order answers -2011. */
-export function cancelOrder(state: AsterFakeState, user: string, pairs: Pairs) {
-  const { o, view } = findOrder(state, user, pairs)
+/**
+ * Cancels one order, waiting conditional or resting on the engine.
+ * @throws AsterFakeError -2011 when it is final
+ */
+export function cancelFound(
+  state: AsterFakeState,
+  o: AsterFakeOrder,
+  view: VenueOrder,
+) {
   if (view.state !== 'open' && view.state !== 'partially_filled') {
     throw new AsterFakeError(-2011, 'Unknown order sent.')
   }
-  const after = state.exchange.cancel(user, o.clientOrderId, o.symbol)
+  const t = state.triggers.get(o.orderId)
+  if (t && t.status === 'NEW') {
+    t.status = 'CANCELED'
+    t.updateTime = state.now()
+    return orderJson(o, viewOf(state, o) as VenueOrder, state.now())
+  }
+  const after = state.exchange.cancel(o.user, o.clientOrderId, o.symbol)
   return orderJson(o, after, state.now())
+}
+
+/** `DELETE /fapi/v3/order`; a final order answers -2011. */
+export function cancelOrder(state: AsterFakeState, user: string, pairs: Pairs) {
+  const { o, view } = findOrder(state, user, pairs)
+  return cancelFound(state, o, view)
 }

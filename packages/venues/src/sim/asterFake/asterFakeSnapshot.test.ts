@@ -8,7 +8,7 @@ import { createAsterFakeState, liveAgent, useNonce } from './asterFakeState.js'
 const USER = '0x00000000000000000000000000000000000000a1'
 const AGENT = '0x00000000000000000000000000000000000000A2'
 
-test('behavior: agents, builder approvals, nonces, modes and orders survive JSON; a used nonce stays used', () => {
+test('behavior: agents, builder approvals, nonces, modes, settings, orders and stops survive JSON; a used nonce stays used', () => {
   const now = () => T0
   const exchange = createSimExchange({
     venue: 'aster',
@@ -34,6 +34,16 @@ test('behavior: agents, builder approvals, nonces, modes and orders survive JSON
     ]),
   )
   state.builders.set(`${USER}|0xbuilder`, '0.0002')
+  state.builderInfo.set(`${USER}|0xbuilder`, {
+    builderAddress: '0xBuilder',
+    maxFeeRate: '0.0002',
+    builderName: 'b',
+  })
+  state.settings.set(`${USER}|ETHUSDT`, {
+    leverage: 3,
+    marginType: 'isolated',
+    applied: true,
+  })
   useNonce(state, USER, String(T0 * 1000))
   state.hedge.add(USER)
   const order = {
@@ -52,7 +62,20 @@ test('behavior: agents, builder approvals, nonces, modes and orders survive JSON
   }
   state.orders.set(`${USER}|0xabc`, order)
   state.byOrderId.set(1, order)
-  state.nextOrderId = 2
+  const stop = {
+    ...order,
+    orderId: 2,
+    clientOrderId: 'stop-1',
+    type: 'STOP_MARKET' as const,
+    price: '0',
+    stopPrice: '40000',
+    workingType: 'CONTRACT_PRICE',
+    quantity: '0.01',
+  }
+  state.orders.set(`${USER}|stop-1`, stop)
+  state.byOrderId.set(2, stop)
+  state.triggers.set(2, { status: 'NEW', updateTime: T0 })
+  state.nextOrderId = 3
 
   const saved = asterFakeToSnapshot(state)
   const fresh = createAsterFakeState(exchange, false, now)
@@ -60,5 +83,15 @@ test('behavior: agents, builder approvals, nonces, modes and orders survive JSON
 
   expect(asterFakeToSnapshot(fresh)).toEqual(saved)
   expect(liveAgent(fresh, USER, AGENT)?.agentName).toBe('dn')
+  expect(fresh.triggers.get(2)).toEqual({ status: 'NEW', updateTime: T0 })
+  expect(fresh.settings.get(`${USER}|ETHUSDT`)?.leverage).toBe(3)
+  // a snapshot saved before these were kept still restores
+  const { builderInfo, settings, triggers, ...older } = saved
+  const old = createAsterFakeState(exchange, false, now)
+  restoreAsterFake(old, JSON.parse(JSON.stringify(older)))
+  expect(old.builders.get(`${USER}|0xbuilder`)).toBe('0.0002')
+  expect([builderInfo, settings, triggers].map((e) => e?.length)).toEqual([
+    1, 1, 1,
+  ])
   expect(() => useNonce(fresh, USER, String(T0 * 1000))).toThrow(AsterFakeError)
 })

@@ -1,16 +1,22 @@
 import type {
   AsterFakeAgent,
+  AsterFakeBuilder,
   AsterFakeOrder,
+  AsterFakeSetting,
   AsterFakeState,
+  AsterFakeTrigger,
 } from './asterFakeState.js'
 
 type Entries<K, V> = readonly (readonly [K, V])[]
 
 /**
  * What the Aster fake keeps beside the engine, as JSON: approved agents,
- * builder fee approvals, each user's last nonces, position modes and the
- * orders it placed. Not kept: listenKeys (a restarted service opens new
- * ones), rate-limit counters and bans, stream connections.
+ * builder fee approvals, each user's last nonces, position modes,
+ * leverage and margin types, the orders it placed and its conditional
+ * orders' states. Not kept: listenKeys (a restarted service opens new
+ * ones), rate-limit counters and bans, stream connections, the marks and
+ * funding rates it saw (klines, 24 h tickers and funding history start
+ * over).
  */
 export interface AsterFakeSnapshot {
   readonly agents: Entries<string, readonly AsterFakeAgent[]>
@@ -21,6 +27,14 @@ export interface AsterFakeSnapshot {
   /** `user|clientOrderId` → orderId */
   readonly byClientOrderId: Entries<string, number>
   readonly nextOrderId: number
+  /** absent in snapshots saved before builders were listed */
+  readonly builderInfo?: Entries<string, AsterFakeBuilder> | undefined
+  /** leverage and margin types; absent in older snapshots */
+  readonly settings?: Entries<string, AsterFakeSetting> | undefined
+  /** conditional orders' states; absent in older snapshots */
+  readonly triggers?: Entries<number, AsterFakeTrigger> | undefined
+  /** countdownCancelAll times; absent in older snapshots */
+  readonly countdowns?: Entries<string, number> | undefined
 }
 
 export function asterFakeToSnapshot(state: AsterFakeState): AsterFakeSnapshot {
@@ -32,6 +46,10 @@ export function asterFakeToSnapshot(state: AsterFakeState): AsterFakeSnapshot {
     orders: [...state.byOrderId.values()],
     byClientOrderId: [...state.orders].map(([k, o]) => [k, o.orderId]),
     nextOrderId: state.nextOrderId,
+    builderInfo: [...state.builderInfo],
+    settings: [...state.settings],
+    triggers: [...state.triggers].map(([k, t]) => [k, { ...t }]),
+    countdowns: [...state.countdowns],
   }
 }
 
@@ -55,4 +73,8 @@ export function restoreAsterFake(
     if (order) state.orders.set(k, order)
   }
   state.nextOrderId = s.nextOrderId
+  for (const [k, b] of s.builderInfo ?? []) state.builderInfo.set(k, b)
+  for (const [k, v] of s.settings ?? []) state.settings.set(k, v)
+  for (const [k, t] of s.triggers ?? []) state.triggers.set(k, { ...t })
+  for (const [k, at] of s.countdowns ?? []) state.countdowns.set(k, at)
 }

@@ -13,6 +13,52 @@ export interface AsterFakeAgent {
   readonly canWithdraw: boolean
 }
 
+/** The order types the fake accepts (no TRAILING_STOP_MARKET). */
+export type AsterFakeOrderType =
+  | 'LIMIT'
+  | 'MARKET'
+  | 'STOP'
+  | 'STOP_MARKET'
+  | 'TAKE_PROFIT'
+  | 'TAKE_PROFIT_MARKET'
+
+/**
+ * A conditional order's life before the engine sees it: NEW while it
+ * waits for the mark, TRIGGERED once placed on the engine (which then
+ * tells its state), CANCELED by the user, EXPIRED when the engine
+ * refused it at the trigger.
+ */
+export interface AsterFakeTrigger {
+  status: 'NEW' | 'TRIGGERED' | 'CANCELED' | 'EXPIRED'
+  updateTime: number
+}
+
+/** An approved builder as `GET /fapi/v3/builder` lists it. */
+export interface AsterFakeBuilder {
+  /** as the user posted it (clients compare it verbatim) */
+  readonly builderAddress: string
+  readonly maxFeeRate: string
+  readonly builderName: string
+}
+
+/** One minute of the marks the fake saw (prices as decimal strings). */
+export interface AsterFakeBar {
+  /** the minute's start, Unix ms */
+  readonly t: number
+  readonly o: string
+  h: string
+  l: string
+  c: string
+}
+
+/** A user's leverage and margin type on one symbol. */
+export interface AsterFakeSetting {
+  readonly leverage: number
+  readonly marginType: 'cross' | 'isolated'
+  /** false until the engine has it (it needs a funded account first) */
+  readonly applied: boolean
+}
+
 /** What the fake remembers of an order it placed on the engine. */
 export interface AsterFakeOrder {
   readonly user: string
@@ -21,10 +67,16 @@ export interface AsterFakeOrder {
   /** the posted `newClientOrderId`, also the engine's client order id */
   readonly clientOrderId: string
   readonly side: 'BUY' | 'SELL'
-  readonly type: 'LIMIT' | 'MARKET'
+  readonly type: AsterFakeOrderType
   readonly timeInForce: string
   readonly price: string
   readonly reduceOnly: boolean
+  /** a conditional order's trigger price; absent (or '0') otherwise */
+  readonly stopPrice?: string | undefined
+  /** a conditional order's trigger: MARK_PRICE or CONTRACT_PRICE */
+  readonly workingType?: string | undefined
+  /** the posted quantity (a conditional order's, before the engine has it) */
+  readonly quantity?: string | undefined
   readonly time: number
   readonly builder: string | null
   readonly feeRate: string | null
@@ -40,6 +92,21 @@ export interface AsterFakeState {
   readonly agents: Map<string, Map<string, AsterFakeAgent>>
   /** `user|builder` (lowercase) → approved max fee rate */
   readonly builders: Map<string, string>
+  /** `user|builder` (lowercase) → the approval as listed */
+  readonly builderInfo: Map<string, AsterFakeBuilder>
+  /** `user|symbol` → leverage and margin type the user set */
+  readonly settings: Map<string, AsterFakeSetting>
+  /** orderId → a conditional order's state before and at its trigger */
+  readonly triggers: Map<number, AsterFakeTrigger>
+  /**
+   * `user|symbol` → when its countdownCancelAll fires (the engine cancels
+   * its resting orders then; the fake cancels the waiting conditional ones)
+   */
+  readonly countdowns: Map<string, number>
+  /** symbol → minute bars of the marks the fake saw, oldest first */
+  readonly tape: Map<string, AsterFakeBar[]>
+  /** symbol → fundingTime → the rate the fake last saw for it */
+  readonly fundingSeen: Map<string, Map<number, string>>
   /** user (lowercase) → the last nonces, at most NONCE_MEMORY */
   readonly nonces: Map<string, number[]>
   /** users in Hedge Mode */
@@ -68,6 +135,12 @@ export function createAsterFakeState(
     now,
     agents: new Map(),
     builders: new Map(),
+    builderInfo: new Map(),
+    settings: new Map(),
+    triggers: new Map(),
+    countdowns: new Map(),
+    tape: new Map(),
+    fundingSeen: new Map(),
     nonces: new Map(),
     hedge: new Set(),
     orders: new Map(),

@@ -7,37 +7,27 @@ import type { FakeLimitOptions } from '../fakeLimitOptions.js'
 import type { FakeBucketUsage } from '../fakeRateLimits.js'
 import { listen, readBody, sendJson as send } from '../loopbackHttp.js'
 import type { SimExchange } from '../simExchange.js'
-import {
-  accountInformation,
-  agents,
-  approveAgent,
-  income,
-  positionMode,
-  positionRisk,
-} from './asterFakeAccount.js'
 import { authenticate, authenticateMain } from './asterFakeAuth.js'
-import { countdownCancelAll } from './asterFakeCountdown.js'
+import { recordBuilder } from './asterFakeBuilders.js'
 import { AsterFakeError } from './asterFakeError.js'
 import { createAsterFakeGate } from './asterFakeGate.js'
 import { createAsterFakeListenKeys } from './asterFakeListenKeys.js'
 import { handleMarket } from './asterFakeMarket.js'
-import { cancelOrder, placeOrder, queryOrder } from './asterFakeOrders.js'
+import { MAIN_ROUTES, SIGNED_ROUTES } from './asterFakeRoutes.js'
 import {
   type AsterFakeSnapshot,
   asterFakeToSnapshot,
   restoreAsterFake,
 } from './asterFakeSnapshot.js'
-import {
-  type AsterFakeAgent,
-  type AsterFakeState,
-  createAsterFakeState,
-} from './asterFakeState.js'
+import { type AsterFakeAgent, createAsterFakeState } from './asterFakeState.js'
 import {
   type AsterFakeStreamClient,
   createAsterFakeStreams,
 } from './asterFakeStreams.js'
-import { userTrades } from './asterFakeTrades.js'
+import { observeMarks } from './asterFakeTape.js'
+import { sweepTriggers } from './asterFakeTriggers.js'
 import { createAsterFakeUserStreams } from './asterFakeUserStreams.js'
+import { watchAsterFake } from './asterFakeWatch.js'
 
 export interface AsterFakeOptions {
   /** the simulated `aster` venue traded through the fake */
@@ -69,6 +59,12 @@ export interface AsterFakeOptions {
    * change pushed as an ACCOUNT_UPDATE on their user streams @default 200
    */
   readonly userStreamIntervalMs?: number | undefined
+  /**
+   * ms between looks at the engine without a request: marks recorded,
+   * conditional orders whose stop price was reached placed; 0 only at
+   * requests @default 1000
+   */
+  readonly watchIntervalMs?: number | undefined
   /** a saved fake to go on from (`toSnapshot()`), over the saved engine */
   readonly restore?: AsterFakeSnapshot | undefined
 }
@@ -119,39 +115,20 @@ const UNKNOWN_STATUS = {
   msg: 'Timeout waiting for response from backend server. Send status unknown; execution status unknown.',
 }
 
-type Signed = (
-  state: AsterFakeState,
-  user: string,
-  pairs: readonly (readonly [string, string])[],
-  method: string,
-) => unknown
-
-/** Agent-signed routes by `METHOD path`. */
-const SIGNED: Record<string, Signed> = {
-  'POST /fapi/v3/order': placeOrder,
-  'GET /fapi/v3/order': queryOrder,
-  'DELETE /fapi/v3/order': cancelOrder,
-  'POST /fapi/v3/countdownCancelAll': countdownCancelAll,
-  'GET /fapi/v3/positionRisk': positionRisk,
-  'GET /fapi/v3/accountWithJoinMargin': (state, user) =>
-    accountInformation(state, user),
-  'GET /fapi/v3/positionSide/dual': positionMode,
-  'POST /fapi/v3/positionSide/dual': positionMode,
-  'GET /fapi/v3/income': income,
-  'GET /fapi/v3/userTrades': userTrades,
-  'GET /fapi/v3/agent': (state, user) => agents(state, user),
-  'POST /fapi/v3/noop': () => ({ code: 200, msg: 'success' }),
-}
-
 /**
  * Starts an HTTP server speaking Aster's Futures V3 protocol (`/fapi/v3`)
  * over a simulated `aster` exchange. Agent-signed requests are verified
  * from the exact received query or body (minus `&signature=…`) with the
  * `Message` EIP-712 scheme; the signer must be an agent the user approved
  * through `POST /fapi/v3/approveAgent`, whose main-wallet signature is
- * verified over the dynamic struct rebuilt from the posted parameters.
+ * verified over the dynamic struct rebuilt from the posted parameters in
+ * the struct's fixed field order (`asterFakeStructs.ts`). Routes:
+ * `asterFakeRoutes.ts` (signed) and `asterFakeMarket.ts` (public).
  * Nonces: 10 s window, no reuse, last 100 per user (-4225). Symbol filters
  * and engine rejects answer with Aster's codes; one-way mode only.
+ * Conditional orders wait in the fake until the mark reaches their stop
+ * price (`asterFakeTriggers.ts`); every request first records the marks
+ * (`asterFakeTape.ts`, for klines, tickers and funding history).
  * Engine faults: `outage` → 503 before anything; `timeoutAfterAccept` →
  * an order is placed, then the answer is HTTP 503 (status unknown);
  * `latencyMs` delays every answer. Rate limits: `asterFakeGate.ts`.
@@ -221,6 +198,10 @@ export async function startAsterFake(
       send(res, 503, { code: -1001, msg: 'Service Unavailable' })
       return
     }
+    // what the engine did since the last request: marks to the tape,
+    // conditional orders whose stop price the mark reached to the engine
+    observeMarks(state)
+    sweepTriggers(state)
     if (method === 'GET') {
       const q = new URLSearchParams(query)
       const answer = handleMarket(state, path, q, gate.rateLimits)
@@ -231,9 +212,10 @@ export async function startAsterFake(
     }
     // past the public reads, every request may change what is saved
     state.version += 1
-    if (route === 'POST /fapi/v3/approveAgent') {
-      const { user, pairs } = await authenticateMain(state, raw, 'ApproveAgent')
-      send(res, 200, approveAgent(state, user, pairs))
+    const main = MAIN_ROUTES[route]
+    if (main) {
+      const { user, pairs } = await authenticateMain(state, raw, main[0])
+      send(res, 200, main[1](state, user, pairs))
       return
     }
     const keyHandler = userStream[route]
@@ -242,7 +224,7 @@ export async function startAsterFake(
       send(res, 200, keyHandler(user))
       return
     }
-    const handler = SIGNED[route]
+    const handler = SIGNED_ROUTES[route]
     if (!handler) {
       send(res, 404, { code: -1000, msg: `unknown route ${route}` })
       return
@@ -270,6 +252,7 @@ export async function startAsterFake(
     intervalMs: options.userStreamIntervalMs,
     pingIntervalMs: options.streamPingIntervalMs,
   })
+  const stopWatch = watchAsterFake(state, options.watchIntervalMs ?? 1000)
   server.on('upgrade', (req, socket, head) => {
     if (userStreams.claims(req.url ?? '/')) {
       userStreams.upgrade(req, socket, head)
@@ -285,6 +268,7 @@ export async function startAsterFake(
     streamClients: () => streams.clients(),
     userStreamClients: () => userStreams.clients(),
     close: () => {
+      stopWatch()
       streams.close()
       userStreams.close()
       return listening.close()
@@ -296,10 +280,7 @@ export async function startAsterFake(
       state.version += 1
       const u = user.toLowerCase()
       if (builder) {
-        state.builders.set(
-          `${u}|${builder.address.toLowerCase()}`,
-          builder.maxFeeRate,
-        )
+        recordBuilder(state, u, builder.address, builder.maxFeeRate, 'dn')
       }
       const list = state.agents.get(u) ?? new Map<string, AsterFakeAgent>()
       list.set(agent.toLowerCase(), {
