@@ -44,6 +44,18 @@ function runDn(
   })
 }
 
+/** `dn up` on any free ports with a data folder, and more flags. */
+const upOnFreePorts = (data: string, ...flags: string[]) => [
+  'up',
+  '--port',
+  '0',
+  '--sim-port',
+  '0',
+  ...flags,
+  '--data',
+  data,
+]
+
 describe('dn up starting', () => {
   let cli: string
   let dir: string
@@ -146,17 +158,7 @@ describe('dn up starting', () => {
       ['--sim-port', '70000', '--sim-port <port>'],
       ['--venue-ports', '65533', '--venue-ports <first> (or DN_VENUE_PORTS)'],
     ] as const) {
-      const r = await runDn(cli, [
-        'up',
-        '--port',
-        '0',
-        '--sim-port',
-        '0',
-        flag,
-        value,
-        '--data',
-        data,
-      ])
+      const r = await runDn(cli, upOnFreePorts(data, flag, value))
       expect(r.code).toBe(1)
       expect(r.err).toBe(
         `dn: ${named} must be a port number from 0 (any free port) to ${flag === '--venue-ports' ? 65532 : 65535}, not "${value}"\n`,
@@ -170,17 +172,7 @@ describe('dn up starting', () => {
     const first = await freePortRun(4)
     const r = await runDn(
       cli,
-      [
-        'up',
-        '--port',
-        '0',
-        '--sim-port',
-        '0',
-        '--venue-ports',
-        String(first),
-        '--data',
-        data,
-      ],
+      upOnFreePorts(data, '--venue-ports', String(first)),
       /Ctrl-C stops\n/,
     )
     const at = (i: number) => `http://127.0.0.1:${first + i}`
@@ -196,17 +188,10 @@ describe('dn up starting', () => {
     const first = await freePortRun(4)
     const taken = createServer()
     await new Promise<void>((r) => taken.listen(first + 1, '127.0.0.1', r))
-    const r = await runDn(cli, [
-      'up',
-      '--port',
-      '0',
-      '--sim-port',
-      '0',
-      '--venue-ports',
-      String(first),
-      '--data',
-      data,
-    ]).finally(() => new Promise((r) => taken.close(r)))
+    const r = await runDn(
+      cli,
+      upOnFreePorts(data, '--venue-ports', String(first)),
+    ).finally(() => new Promise((r) => taken.close(r)))
     expect(r.code).toBe(1)
     expect(r.err).toBe(
       `dn: port ${first + 1} on 127.0.0.1 (the lighter protocol fake) is in use, by another dn or another program; choose a free one with --venue-ports <first> (or DN_VENUE_PORTS)\n`,
