@@ -278,6 +278,59 @@ describe('ccxt aster against the Aster fake', () => {
     )
   })
 
+  test('Modify Order (PUT v3/order, signed by ccxt): the order reads back at the new price and amount; a final one is OrderNotFound', async () => {
+    const { c, owner } = await newTrader(fake, exchange)
+    const bid = Number(exchange.book('SOLUSDT').bids[0]?.price)
+    const low = Number((bid * 0.9).toFixed(2))
+    const placed = await c.createOrder(SOL, 'limit', 'buy', 1, low, {
+      clientOrderId: 'ccxt-mod-1',
+    })
+    // ccxt 4.5.84's aster lists no PUT v3/order (editOrder: false): the
+    // generic request its implicit methods go through, same signer
+    const put = (params: Record<string, string>) =>
+      c.request('v3/order', 'fapiPrivate', 'PUT', {
+        symbol: 'SOLUSDT',
+        ...params,
+      }) as Promise<Record<string, unknown>>
+    const higher = Number((bid * 0.92).toFixed(2))
+    const answer = await put({
+      orderId: String(placed.id),
+      quantity: '1.5',
+      price: higher.toFixed(2),
+    })
+    expect(answer).toMatchObject({
+      orderId: Number(placed.id),
+      clientOrderId: 'ccxt-mod-1',
+      status: 'NEW',
+      origQty: '1.5',
+      price: higher.toFixed(2),
+    })
+    expect(await c.fetchOrder(String(placed.id), SOL)).toMatchObject({
+      id: placed.id,
+      clientOrderId: 'ccxt-mod-1',
+      status: 'open',
+      price: higher,
+      amount: 1.5,
+      filled: 0,
+    })
+    // by client order id, then the engine holds the one order at 2
+    await put({
+      origClientOrderId: 'ccxt-mod-1',
+      quantity: '2',
+      price: higher.toFixed(2),
+    })
+    expect(
+      await c.fetchOrder('', SOL, { clientOrderId: 'ccxt-mod-1' }),
+    ).toMatchObject({ id: placed.id, amount: 2, price: higher })
+    expect(exchange.openOrders(owner)).toEqual([
+      expect.objectContaining({ size: '2', state: 'open' }),
+    ])
+    await c.cancelOrder(String(placed.id), SOL)
+    await expect(
+      put({ orderId: String(placed.id), quantity: '3', price: low.toFixed(2) }),
+    ).rejects.toBeInstanceOf(ccxt.OrderNotFound)
+  })
+
   test('post-only (GTX) and IOC limits, ACK and RESULT answers; market orders fill and carry the builder fee', async () => {
     const { c, owner } = await newTrader(fake, exchange)
     // a still mark keeps the book where it was read

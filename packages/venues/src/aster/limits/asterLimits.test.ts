@@ -31,6 +31,8 @@ describe('asterLimits', () => {
       ['POST', '/fapi/v3/order', 'symbol=BTCUSDT&side=BUY', 1],
       ['GET', '/fapi/v3/order', 'symbol=BTCUSDT', 1],
       ['DELETE', '/fapi/v3/order', 'symbol=BTCUSDT', 1],
+      // Modify Order (doc since 2026-04-16)
+      ['PUT', '/fapi/v3/order', 'symbol=BTCUSDT&orderId=1', 1],
       ['GET', '/fapi/v3/positionRisk', '', 5],
       ['GET', '/fapi/v3/income', 'incomeType=FUNDING_FEE', 30],
       ['GET', '/fapi/v3/positionSide/dual', '', 30],

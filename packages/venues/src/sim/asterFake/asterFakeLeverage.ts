@@ -1,4 +1,5 @@
 import { param } from './asterFakeAuth.js'
+import { orderOfEngineId } from './asterFakeEngineLegs.js'
 import { AsterFakeError, mandatory } from './asterFakeError.js'
 import { filtersOf } from './asterFakeMarket.js'
 import {
@@ -135,8 +136,7 @@ export function setMarginType(
     if (
       waiting ||
       open.some(
-        (v) =>
-          state.orders.get(`${user}|${v.clientOrderId}`)?.symbol === symbol,
+        (v) => orderOfEngineId(state, user, v.clientOrderId)?.symbol === symbol,
       )
     ) {
       throw new AsterFakeError(

@@ -1,10 +1,12 @@
 import { dec, decString, type VenueOrder } from '@dn/core'
+import { asOneOrder, engineIdOf } from './asterFakeEngineLegs.js'
 import type { AsterFakeOrder, AsterFakeState } from './asterFakeState.js'
 
 /**
  * The engine's view of an order, or, for a conditional order the engine
  * has not seen yet (waiting, cancelled or refused at its trigger), the
- * view its trigger state gives it: nothing filled.
+ * view its trigger state gives it: nothing filled. A modified order's
+ * view joins its engine legs (`asterFakeEngineLegs.ts`).
  * @returns null when the engine lost it
  */
 export function viewOf(
@@ -29,7 +31,8 @@ export function viewOf(
       reason: null,
     }
   }
-  return state.exchange.order(o.user, o.clientOrderId, o.symbol)
+  const leg = state.exchange.order(o.user, engineIdOf(o), o.symbol)
+  return leg && asOneOrder(o, leg)
 }
 
 /**

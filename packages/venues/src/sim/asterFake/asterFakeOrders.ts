@@ -1,6 +1,7 @@
 import { dec, type VenueOrder } from '@dn/core'
 import { checkAsterOrder } from '../../aster/precision/checkAsterOrder.js'
 import { param } from './asterFakeAuth.js'
+import { asOneOrder, engineIdOf } from './asterFakeEngineLegs.js'
 import {
   ENGINE_TIF,
   marketPrice,
@@ -251,8 +252,8 @@ export function cancelFound(
     t.updateTime = state.now()
     return orderJson(o, viewOf(state, o) as VenueOrder, state.now())
   }
-  const after = state.exchange.cancel(o.user, o.clientOrderId, o.symbol)
-  return orderJson(o, after, state.now())
+  const leg = state.exchange.cancel(o.user, engineIdOf(o), o.symbol)
+  return orderJson(o, asOneOrder(o, leg), state.now())
 }
 
 /** `DELETE /fapi/v3/order`; a final order answers -2011. */

@@ -16,13 +16,13 @@ import {
 } from './asterFakeBuilders.js'
 import { commissionRate } from './asterFakeCommission.js'
 import { countdownCancelAll } from './asterFakeCountdown.js'
-import { AsterFakeError } from './asterFakeError.js'
 import { income } from './asterFakeIncome.js'
 import {
   leverageBracket,
   setLeverage,
   setMarginType,
 } from './asterFakeLeverage.js'
+import { modifyOrder } from './asterFakeModify.js'
 import {
   allOrders,
   cancelAllOpenOrders,
@@ -55,10 +55,7 @@ export const SIGNED_ROUTES: Record<string, Signed> = {
   'POST /fapi/v3/order': placeOrder,
   'GET /fapi/v3/order': queryOrder,
   'DELETE /fapi/v3/order': cancelOrder,
-  // Modify Order: the engine cannot amend an order in place
-  'PUT /fapi/v3/order': () => {
-    throw new AsterFakeError(-1020, 'This operation is not supported.')
-  },
+  'PUT /fapi/v3/order': modifyOrder,
   'POST /fapi/v3/batchOrders': placeBatch,
   'DELETE /fapi/v3/batchOrders': cancelBatch,
   'GET /fapi/v3/openOrder': openOrder,

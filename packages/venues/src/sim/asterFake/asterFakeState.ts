@@ -80,6 +80,17 @@ export interface AsterFakeOrder {
   readonly time: number
   readonly builder: string | null
   readonly feeRate: string | null
+  /**
+   * the engine order now standing for it, once Modify Order replaced the
+   * first one (`asterFakeEngineLegs.ts`); absent: `clientOrderId`
+   */
+  readonly engineId?: string | undefined
+  /** what the engine orders it replaced filled: base, and quote for the average */
+  readonly priorFilled?:
+    | { readonly base: string; readonly quote: string }
+    | undefined
+  /** how many times Modify Order changed it (the venue allows 10000) */
+  readonly modifies?: number | undefined
 }
 
 /** The protocol state the engine does not keep. */

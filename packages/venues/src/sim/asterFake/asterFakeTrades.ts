@@ -1,5 +1,6 @@
 import { dec, decString } from '@dn/core'
 import { param } from './asterFakeAuth.js'
+import { orderOfEngineId } from './asterFakeEngineLegs.js'
 import { invalidParam, mandatory } from './asterFakeError.js'
 import { type AsterFakeState, hasAccount } from './asterFakeState.js'
 
@@ -44,7 +45,7 @@ export function userTrades(state: AsterFakeState, user: string, pairs: Pairs) {
         : f.time >= start && f.time <= end,
     )
     .flatMap((f) => {
-      const o = state.orders.get(`${user}|${f.clientOrderId}`)
+      const o = orderOfEngineId(state, user, f.clientOrderId)
       if (!o) return []
       if (orderId !== undefined && String(o.orderId) !== orderId) return []
       const buyer = o.side === 'BUY'

@@ -129,6 +129,9 @@ const UNKNOWN_STATUS = {
  * Conditional orders wait in the fake until the mark reaches their stop
  * price (`asterFakeTriggers.ts`); every request first records the marks
  * (`asterFakeTape.ts`, for klines, tickers and funding history).
+ * Modify Order (`PUT /fapi/v3/order`) puts a resting LIMIT order at a new
+ * price and quantity under the same orderId (`asterFakeModify.ts`); the
+ * doc has no Modify Multiple Orders (`PUT /fapi/v3/batchOrders`): 404.
  * Engine faults: `outage` → 503 before anything; `timeoutAfterAccept` →
  * an order is placed, then the answer is HTTP 503 (status unknown);
  * `latencyMs` delays every answer. Rate limits: `asterFakeGate.ts`.
