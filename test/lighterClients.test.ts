@@ -213,6 +213,93 @@ describe('zklighter-perps against the Lighter fake', () => {
     })
   })
 
+  test('trigger orders: a stop-loss and a take-profit wait pending, read back, canceled by index', async () => {
+    // on BTC, far from its mark, so they only wait (ETH's trades and
+    // position stay as the later tests expect)
+    const btc = fake.state.markets.find((m) => m.symbol === 'BTC')
+    const scale = 10 ** (btc?.priceDecimals ?? 0)
+    const btcMark = Number(exchange.quote('BTC').mark)
+    const trigger = async (
+      coi: number,
+      type: number,
+      isAsk: boolean,
+      at: number,
+    ) =>
+      send(
+        createOrder({
+          ...(await header()),
+          marketIndex: btc?.marketId ?? 1,
+          clientOrderIndex: coi,
+          baseAmount: 10 ** (btc?.sizeDecimals ?? 0) / 1000,
+          price: Math.round(btcMark * at * 0.9 * scale),
+          isAsk,
+          type,
+          timeInForce: type === 2 ? 0 : 1,
+          reduceOnly: false,
+          triggerPrice: Math.round(btcMark * at * scale),
+          orderExpiry: now() + 86_400_000,
+        }),
+      )
+    // a sell stop-loss fires when the mark falls to 0.5x; a buy
+    // take-profit limit when it falls to 0.6x
+    await trigger(40, 2, true, 0.5)
+    await trigger(41, 5, false, 0.6)
+    const waiting = (
+      await zk.order.accountActiveOrders({
+        account_index: account,
+        market_id: btc?.marketId ?? 1,
+        authorization: authorization(),
+      })
+    ).orders as Rows
+    expect(
+      waiting.map((o) => [
+        o.client_order_index,
+        o.type,
+        o.time_in_force,
+        o.status,
+        o.trigger_status,
+        o.trigger_price,
+      ]),
+    ).toEqual([
+      [
+        40,
+        'stop-loss',
+        'immediate-or-cancel',
+        'pending',
+        'mark-price',
+        (Math.round(btcMark * 0.5 * scale) / scale).toFixed(btc?.priceDecimals),
+      ],
+      [
+        41,
+        'take-profit-limit',
+        'good-till-time',
+        'pending',
+        'mark-price',
+        (Math.round(btcMark * 0.6 * scale) / scale).toFixed(btc?.priceDecimals),
+      ],
+    ])
+    // not on the engine's book
+    expect(exchange.openOrders(wallet.address.toLowerCase())).toEqual([])
+    for (const o of waiting) {
+      await send(
+        cancelOrder({
+          ...(await header()),
+          marketIndex: btc?.marketId ?? 1,
+          index: o.order_index as number,
+        }),
+      )
+    }
+    const after = await zk.order.accountOrders({
+      account_index: account,
+      client_order_indexes: '40,41',
+      authorization: authorization(),
+    })
+    expect((after.orders as Rows).map((o) => o.status)).toEqual([
+      'canceled',
+      'canceled',
+    ])
+  })
+
   test('a refused tx is the client ResponseError with the venue code', async () => {
     const dup = await order(3, false, 1.02, 0)
     const err = await send(dup).catch((e: unknown) => e)

@@ -80,4 +80,38 @@ describe('createOrder', () => {
       RangeError,
     )
   })
+
+  test('behavior: trigger orders carry their trigger price and expiry', () => {
+    const stop = {
+      ...params,
+      type: 2,
+      triggerPrice: 49_000,
+      orderExpiry: 1_700_086_400_000,
+    }
+    const info = JSON.parse(createOrder(stop).txInfo)
+    expect([info.Type, info.TimeInForce, info.TriggerPrice]).toEqual([
+      2, 0, 49_000,
+    ])
+    expect(info.OrderExpiry).toBe(1_700_086_400_000)
+    expect(
+      JSON.parse(createOrder({ ...stop, type: 5, timeInForce: 1 }).txInfo)
+        .TimeInForce,
+    ).toBe(1)
+    expect(createOrder(stop).txHash).not.toBe(co.tx_hash)
+  })
+
+  test('error: trigger order combinations (lighter-go Validate)', () => {
+    const stop = {
+      ...params,
+      type: 2,
+      triggerPrice: 49_000,
+      orderExpiry: 1_700_086_400_000,
+    }
+    expect(() => createOrder({ ...stop, timeInForce: 1 })).toThrow(RangeError)
+    expect(() => createOrder({ ...stop, triggerPrice: 0 })).toThrow(RangeError)
+    expect(() => createOrder({ ...stop, orderExpiry: 0 })).toThrow(RangeError)
+    expect(() => createOrder({ ...stop, type: 1, orderExpiry: 0 })).toThrow(
+      RangeError,
+    )
+  })
 })

@@ -5,8 +5,10 @@ import type { LighterSignedTx, LighterTxHeader } from './types.js'
 
 /**
  * CreateOrder (tx type 14), signed by an API key. Field rules follow
- * lighter-go `L2CreateOrderTxInfo.Validate`: a market or IOC order has
- * expiry 0, a resting limit (good-till-time, post-only) needs one.
+ * lighter-go `L2CreateOrderTxInfo.Validate`: a market or IOC limit order
+ * has expiry 0, a resting limit (good-till-time, post-only) needs one; a
+ * stop-loss / take-profit needs a trigger price and an expiry, and its
+ * market variant is IOC.
  *
  * @module
  */
@@ -14,8 +16,20 @@ import type { LighterSignedTx, LighterTxHeader } from './types.js'
 /** lighter-go `TxTypeL2CreateOrder`. */
 export const CREATE_ORDER_TX_TYPE = 14
 
-/** Order types (lighter-go `constants.go`). */
-export const LIGHTER_ORDER_TYPE = { limit: 0, market: 1 } as const
+/**
+ * Order types (lighter-go `constants.go`): the stop-loss and take-profit
+ * types wait for the mark to cross `triggerPrice`, then trade as a market
+ * (IOC) or limit order; TWAP is not used here.
+ */
+export const LIGHTER_ORDER_TYPE = {
+  limit: 0,
+  market: 1,
+  stopLoss: 2,
+  stopLossLimit: 3,
+  takeProfit: 4,
+  takeProfitLimit: 5,
+  twap: 6,
+} as const
 /** Time in force: 0 IOC, 1 good-till-time, 2 post-only. */
 export const LIGHTER_TIME_IN_FORCE = {
   ioc: 0,
@@ -59,17 +73,38 @@ export interface CreateOrderParameters
 function orderFields(p: CreateOrderFields): Record<string, number> {
   const trigger = p.triggerPrice ?? 0
   const ioc = p.timeInForce === LIGHTER_TIME_IN_FORCE.ioc
-  if (p.type === LIGHTER_ORDER_TYPE.market && (!ioc || p.orderExpiry !== 0)) {
+  const t = LIGHTER_ORDER_TYPE
+  // lighter-go's per-type rules: only the trigger types carry a trigger
+  // price, and they wait until an expiry even when IOC once triggered
+  if (p.type === t.market && (!ioc || p.orderExpiry !== 0 || trigger !== 0)) {
     throw new RangeError('a market order is IOC with orderExpiry 0')
   }
-  if (p.type === LIGHTER_ORDER_TYPE.limit && trigger !== 0) {
+  if (p.type === t.limit && trigger !== 0) {
     throw new RangeError('a limit order has no trigger price')
   }
-  if (ioc && p.orderExpiry !== 0) {
+  if (p.type === t.limit && ioc && p.orderExpiry !== 0) {
     throw new RangeError('an IOC order has orderExpiry 0')
   }
-  if (!ioc && p.orderExpiry === 0) {
+  if (p.type === t.limit && !ioc && p.orderExpiry === 0) {
     throw new RangeError('a resting order needs an orderExpiry')
+  }
+  if ((p.type === t.stopLoss || p.type === t.takeProfit) && !ioc) {
+    throw new RangeError('a stop-loss or take-profit market order is IOC')
+  }
+  if (
+    p.type >= t.stopLoss &&
+    p.type <= t.takeProfitLimit &&
+    (trigger === 0 || p.orderExpiry === 0)
+  ) {
+    throw new RangeError('a trigger order needs a triggerPrice and an expiry')
+  }
+  if (
+    p.type === t.twap &&
+    (p.timeInForce !== LIGHTER_TIME_IN_FORCE.goodTillTime ||
+      trigger !== 0 ||
+      p.orderExpiry === 0)
+  ) {
+    throw new RangeError('a TWAP order is good-till-time with an expiry')
   }
   if (p.baseAmount === 0 && !p.reduceOnly) {
     throw new RangeError('baseAmount 0 is only allowed reduce-only')

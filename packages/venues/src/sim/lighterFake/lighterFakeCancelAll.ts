@@ -2,6 +2,7 @@ import { LIGHTER_CANCEL_ALL } from '../../lighter/signer/cancelAllOrders.js'
 import { FAKE_CODES, LighterFakeError } from './lighterFakeError.js'
 import { isLive } from './lighterFakeOrders.js'
 import { type LighterFakeState, marketById } from './lighterFakeState.js'
+import { dropWaiting, isWaiting } from './lighterFakeTriggers.js'
 import {
   attributesOf,
   checkFreshness,
@@ -34,7 +35,9 @@ const refuse = (code: number, message: string) =>
  * the schedule it had (lighter-go: a market-scoped one "can't be
  * scheduled"); 2 aborts the schedule, `Time` 0. The orders it cancels
  * read `canceled` [unverified: the status list has no word of its own
- * for it].
+ * for it]; waiting trigger orders are dropped with them. A scheduled
+ * cancel-all leaves waiting trigger orders alone (the engine's switch
+ * does not see them) [unverified: whether Lighter's includes them].
  */
 export function cancelAllOrdersTx(
   state: LighterFakeState,
@@ -86,7 +89,8 @@ export function cancelAllOrdersTx(
     for (const o of state.ordersByIndex.values()) {
       if (o.accountIndex !== env.accountIndex || !isLive(state, o)) continue
       if (market && o.market.symbol !== market.symbol) continue
-      state.exchange.cancel(o.owner, o.engineId, o.market.symbol)
+      if (isWaiting(o)) dropWaiting(state, o, 'canceled')
+      else state.exchange.cancel(o.owner, o.engineId, o.market.symbol)
     }
   } else if (owner !== null) {
     state.exchange.scheduleCancel(

@@ -15,7 +15,7 @@ export class LighterFakeError extends Error {
 /**
  * Codes the fake uses. From ccxt's table of Lighter codes: 21500, 21501,
  * 21504, 21505, 21602, 21604, 21700, 21701, 21702, 21706, 21710, 21711,
- * 21713, 21727, 21728. From the venue's docs as api-evangelist/lighter
+ * 21705, 21713, 21727, 21728, 21729. From the venue's docs as api-evangelist/lighter
  * quotes them: 21104 invalid nonce, 21105 batch nonce not increasing.
  * Not in any source read, chosen here (unverified): 21100 account not
  * found, 21109 api key not found, 21120 invalid signature, 20013 invalid
@@ -37,6 +37,7 @@ export const FAKE_CODES = {
   invalidOrderIndex: 21700,
   invalidBaseAmount: 21701,
   invalidPrice: 21702,
+  invalidTimeInForce: 21705,
   invalidAmounts: 21706,
   unsupportedOrderType: 21710,
   invalidExpiry: 21711,
@@ -44,4 +45,5 @@ export const FAKE_CODES = {
   invalidCancelAllTime: 21714,
   invalidClientOrderIndex: 21727,
   clientOrderIndexExists: 21728,
+  invalidTriggerPrice: 21729,
 } as const

@@ -129,6 +129,30 @@ describe('Lighter fake answers match the OpenAPI spec', () => {
     expect(spec.errors('POST', '/api/v1/sendTxBatch', batch)).toEqual([])
     expect(batch.tx_hash).toEqual([sell.txHash, rest.txHash])
     hashes.sell = sell.txHash
+    // trigger orders on BTC (kept off ETH's trades and position): a
+    // stop-loss far below the mark that waits, and a buy stop-loss limit
+    // already crossed that fires at the next request and rests
+    const btc = bed.fake.state.markets.find((m) => m.symbol === 'BTC')
+    const btcMark = Number(bed.exchange.quote('BTC').mark)
+    const btcPx = (f: number) =>
+      Math.round(btcMark * f * 10 ** (btc?.priceDecimals ?? 0))
+    const trigger = (coi: number, type: number, isAsk: boolean, f: number) =>
+      createOrder({
+        ...kit.header(),
+        privateKey: kit.privateKey,
+        marketIndex: btc?.marketId ?? 1,
+        clientOrderIndex: coi,
+        baseAmount: 10 ** (btc?.sizeDecimals ?? 0) / 1000,
+        price: btcPx(0.5),
+        isAsk,
+        type,
+        timeInForce: type === 2 ? 0 : 1,
+        reduceOnly: false,
+        triggerPrice: btcPx(f),
+        orderExpiry: t + 7 * DAY,
+      })
+    await sendTx(trigger(106, 2, true, 0.5), 'waitingTrigger')
+    await sendTx(trigger(107, 3, false, 0.6), 'firedTrigger')
     // two funding settlements pass with the position open
     t += 2 * HOUR
   })
@@ -221,7 +245,8 @@ describe('Lighter fake answers match the OpenAPI spec', () => {
     expect((byAddress.sub_accounts as Rows)[0]?.index).toBe(kit.accountIndex)
     const acc = await read(`account?by=index&value=${kit.accountIndex}`)
     const detailed = (acc.accounts as Rows)[0] as Json
-    expect(detailed.total_order_count).toBe(2)
+    // two resting on ETH, a waiting and a fired trigger order on BTC
+    expect(detailed.total_order_count).toBe(4)
     expect(detailed.positions as Rows).toEqual([
       expect.objectContaining({
         symbol: 'ETH',
@@ -255,6 +280,21 @@ describe('Lighter fake answers match the OpenAPI spec', () => {
     )
     expect((active.orders as Rows).map((o) => o.client_order_index)).toEqual([
       102, 105,
+    ])
+    const triggers = await read(
+      `accountActiveOrders?account_index=${kit.accountIndex}&market_id=1`,
+      true,
+    )
+    expect(
+      (triggers.orders as Rows).map((o) => [
+        o.client_order_index,
+        o.type,
+        o.status,
+        o.trigger_status,
+      ]),
+    ).toEqual([
+      [106, 'stop-loss', 'pending', 'mark-price'],
+      [107, 'stop-loss-limit', 'open', 'na'],
     ])
     const inactive = await read(
       `accountInactiveOrders?account_index=${kit.accountIndex}&limit=10`,

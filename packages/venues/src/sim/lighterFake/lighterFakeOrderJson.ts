@@ -4,9 +4,17 @@ import {
   type LighterFakeOrder,
   type LighterFakeState,
 } from './lighterFakeState.js'
+import { isWaiting } from './lighterFakeTriggers.js'
 
 const TIF_WORD = ['immediate-or-cancel', 'good-till-time', 'post-only']
-const TYPE_WORD = ['limit', 'market']
+const TYPE_WORD = [
+  'limit',
+  'market',
+  'stop-loss',
+  'stop-loss-limit',
+  'take-profit',
+  'take-profit-limit',
+]
 
 /** The engine's status word in Lighter's (OpenAPI `Order.status`). */
 function statusOf(engineStatus: string): string {
@@ -17,9 +25,13 @@ function statusOf(engineStatus: string): string {
 
 /**
  * One order as Lighter's order reads list it (`Order`: amounts as
- * strings, `base_size` / `base_price` as the signed integers). Not
- * modelled, so zero or `na`: triggers, parent / OCO links, integrator
- * fees, order flags, block height. Times: `timestamp`, `created_at`,
+ * strings, `base_size` / `base_price` as the signed integers). A
+ * stop-loss / take-profit shows its `trigger_price`; while it waits for
+ * the mark it is `pending` with `trigger_status` `mark-price`, once fired
+ * its status is the engine's, `trigger_status` `na` [unverified: the
+ * venue's word after firing] and `trigger_time` the firing time (s, as the
+ * spec's example). Not modelled, so zero or `na`: parent / OCO links,
+ * integrator fees, order flags, block height. Times: `timestamp`, `created_at`,
  * `updated_at` in seconds (ccxt reads `timestamp` with `safeTimestamp`),
  * `updated_at` the last fill's, `transaction_time` in microseconds
  * [unverified: the unit].
@@ -41,6 +53,7 @@ export function lighterFakeOrderJson(
     .filter((f) => f.clientOrderId === o.engineId)
   const updated = fills.at(-1)?.time ?? o.timestamp
   const s = (ms: number) => Math.floor(ms / 1000)
+  const waiting = isWaiting(o)
   return {
     order_index: o.orderIndex,
     client_order_index: o.clientOrderIndex,
@@ -69,11 +82,18 @@ export function lighterFakeOrderJson(
     type: TYPE_WORD[o.type ?? 0] ?? 'limit',
     time_in_force: TIF_WORD[o.timeInForce] ?? 'immediate-or-cancel',
     reduce_only: o.reduceOnly,
-    trigger_price: '0',
+    trigger_price: o.trigger
+      ? fixed(
+          dec(o.trigger.price).div(dec(10).pow(m.priceDecimals)).toFixed(),
+          m.priceDecimals,
+        )
+      : '0',
     order_expiry: o.orderExpiry,
-    status: o.refusal ?? statusOf(view?.venueStatus ?? 'canceled'),
-    trigger_status: 'na',
-    trigger_time: 0,
+    status: waiting
+      ? 'pending'
+      : (o.refusal ?? statusOf(view?.venueStatus ?? 'canceled')),
+    trigger_status: waiting ? 'mark-price' : 'na',
+    trigger_time: s(o.trigger?.firedAt ?? 0),
     parent_order_index: 0,
     parent_order_id: '0',
     to_trigger_order_id_0: '0',

@@ -1,6 +1,7 @@
-import { dec, type TimeInForce, VenueRejectedError } from '@dn/core'
-import { venueStyle } from '../venueStyle.js'
+import { dec, VenueRejectedError } from '@dn/core'
+import { placeOnEngine } from './lighterFakeEngineOrder.js'
 import { FAKE_CODES, LighterFakeError } from './lighterFakeError.js'
+import { checkOrderRules, isTriggerType } from './lighterFakeOrderRules.js'
 import {
   engineOrderId,
   FIRST_ORDER_INDEX,
@@ -9,6 +10,7 @@ import {
   type LighterFakeState,
   marketById,
 } from './lighterFakeState.js'
+import { dropWaiting, isWaiting } from './lighterFakeTriggers.js'
 import {
   checkFreshness,
   consumeNonce,
@@ -19,25 +21,17 @@ import {
 
 const MAX_CLIENT_ORDER_INDEX = 2 ** 48 - 1
 const MAX_PRICE = 2 ** 32 - 1
-const TIF: readonly TimeInForce[] = ['ioc', 'gtc', 'post_only']
-const reasons = venueStyle('lighter').reasons
 
 const refuse = (code: number, message: string) =>
   new LighterFakeError(code, message)
 
-/** The status the sequencer gives an order the engine refused. */
-function refusalStatus(reason: string): string {
-  if (reason === reasons.margin) return 'canceled-margin-not-allowed'
-  if (reason === reasons.postOnly('', '')) return 'canceled-post-only'
-  if (reason === reasons.reduceOnly) return 'canceled-reduce-only'
-  return 'canceled'
-}
-
 /**
  * CreateOrder (14). Checked at the API (400, nonce kept): market, client
- * order index (21727, 21728 when it exists), type, time in force and
- * expiry (21711), base amount (21701), price (21702), minimums (21706).
- * Then the nonce is consumed and the engine executes it; an engine
+ * order index (21727, 21728 when it exists), type, time in force,
+ * trigger price and expiry (`lighterFakeOrderRules.ts`), base amount
+ * (21701), price (21702), minimums (21706). Then the nonce is consumed
+ * and the engine executes it, or, for a stop-loss / take-profit, it waits
+ * for its mark (`lighterFakeTriggers.ts`); an engine
  * refusal (margin, post-only crossing, reduce-only) is the sequencer's:
  * the order is recorded with a `canceled-...` status.
  */
@@ -78,20 +72,8 @@ export function createOrderTx(
       'client order index already exists',
     )
   }
-  if (type !== 0 && type !== 1) {
-    throw refuse(FAKE_CODES.unsupportedOrderType, 'unsupported order type')
-  }
   const now = state.now()
-  const ioc = tif === 0
-  if (
-    tif < 0 ||
-    tif > 2 ||
-    (type === 1 && !ioc) ||
-    (ioc ? expiry !== 0 : expiry <= now) ||
-    trigger !== 0
-  ) {
-    throw refuse(FAKE_CODES.invalidExpiry, 'invalid expiry')
-  }
+  checkOrderRules(type ?? 0, tif, trigger ?? 0, expiry, now)
   if (base <= 0)
     throw refuse(FAKE_CODES.invalidBaseAmount, 'invalid base amount')
   if (price < 1 || price > MAX_PRICE) {
@@ -113,21 +95,6 @@ export function createOrderTx(
     env.accountIndex,
     coi > 0 ? coi : -state.nextPlain++,
   )
-  let refusal: string | null = null
-  try {
-    state.exchange.place(owner, {
-      market: market.symbol,
-      side: isAsk === 1 ? 'short' : 'long',
-      size: size.toFixed(),
-      price: px.toFixed(),
-      timeInForce: TIF[tif] ?? 'ioc',
-      reduceOnly: reduceOnly === 1,
-      clientOrderId: engineId,
-    })
-  } catch (e) {
-    if (!(e instanceof VenueRejectedError)) throw e
-    refusal = refusalStatus(e.reason)
-  }
   const order: LighterFakeOrder = {
     accountIndex: env.accountIndex,
     owner,
@@ -142,19 +109,27 @@ export function createOrderTx(
     orderExpiry: expiry,
     timestamp: now,
     engineId,
-    refusal,
+    refusal: null,
     txHash: hash,
     nonce: env.nonce,
     type,
+    ...(isTriggerType(type ?? 0)
+      ? { trigger: { price: trigger ?? 0, firedAt: null } }
+      : {}),
   }
-  if (coi > 0) state.orders.set(keyId(env.accountIndex, coi), order)
-  state.ordersByIndex.set(order.orderIndex, order)
+  const placed = order.trigger
+    ? order
+    : { ...order, refusal: placeOnEngine(state, order) }
+  if (placed.trigger) state.waitingTriggers.add(placed.orderIndex)
+  if (coi > 0) state.orders.set(keyId(env.accountIndex, coi), placed)
+  state.ordersByIndex.set(placed.orderIndex, placed)
   return hash
 }
 
-/** True while the engine still has the order resting. */
+/** True while the order is active: resting on the engine, or waiting for its trigger. */
 export function isLive(state: LighterFakeState, o: LighterFakeOrder): boolean {
   if (o.refusal !== null) return false
+  if (o.trigger?.firedAt === null) return true
   const view = state.exchange.order(o.owner, o.engineId, o.market.symbol)
   return view?.state === 'open' || view?.state === 'partially_filled'
 }
@@ -162,7 +137,8 @@ export function isLive(state: LighterFakeState, o: LighterFakeOrder): boolean {
 /**
  * CancelOrder (15) by order index (>= 2^48) or client order index. An
  * index the account does not own on that market is 21700; an order that
- * is already final is accepted and left as it is.
+ * is already final is accepted and left as it is; a waiting trigger
+ * order is dropped (`canceled`) before it reaches the engine.
  */
 export function cancelOrderTx(
   state: LighterFakeState,
@@ -185,7 +161,8 @@ export function cancelOrderTx(
     throw refuse(FAKE_CODES.invalidOrderIndex, 'invalid order index')
   }
   consumeNonce(state, env)
-  if (isLive(state, order)) {
+  if (isWaiting(order)) dropWaiting(state, order, 'canceled')
+  else if (isLive(state, order)) {
     state.exchange.cancel(order.owner, order.engineId, order.market.symbol)
   }
   return hash

@@ -15,7 +15,10 @@ type LighterFakeOrderSnapshot = Omit<LighterFakeOrder, 'market'> & {
 /**
  * What the Lighter fake keeps beside the engine, as JSON: registered API
  * keys and their next nonces, the orders it placed (by order index and by
- * client order index) and integrator approvals. Not kept: rate-limit
+ * client order index; a stop-loss / take-profit with its `trigger`, so a
+ * waiting one goes on waiting after a restore; snapshots from before
+ * trigger orders have none and restore as they were) and integrator
+ * approvals. Not kept: rate-limit
  * counters, verified auth tokens (verified again), stream subscriptions.
  */
 export interface LighterFakeSnapshot {
@@ -55,7 +58,11 @@ export function restoreLighterFake(
   for (const [k, v] of s.nonces) state.nonces.set(k, v)
   for (const { marketId, ...o } of s.orders) {
     const market = marketById(state, marketId)
-    if (market) state.ordersByIndex.set(o.orderIndex, { ...o, market })
+    if (!market) continue
+    state.ordersByIndex.set(o.orderIndex, { ...o, market })
+    if (o.trigger?.firedAt === null && o.refusal === null) {
+      state.waitingTriggers.add(o.orderIndex)
+    }
   }
   for (const [k, index] of s.byClientOrderIndex) {
     const order = state.ordersByIndex.get(index)

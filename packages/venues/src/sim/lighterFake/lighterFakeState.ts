@@ -6,7 +6,8 @@ import type { SimExchange } from '../simExchange.js'
  * What the Lighter fake keeps beside the engine (which knows accounts and
  * their owners): market ids and decimals, registered API keys and
  * their nonces, the orders it placed (by client order index and by order
- * index), approved integrators.
+ * index), the trigger orders still waiting outside the engine, approved
+ * integrators.
  *
  * @module
  */
@@ -19,6 +20,14 @@ export interface LighterFakeMarket {
   readonly minBase: string
   readonly minQuote: string
   readonly maxLeverage: number
+}
+
+/** A stop-loss / take-profit order's trigger. */
+export interface LighterFakeTrigger {
+  /** the signed integer, as `price` */
+  readonly price: number
+  /** Unix ms it was handed to the engine; null while it waits */
+  readonly firedAt: number | null
 }
 
 export interface LighterFakeOrder {
@@ -44,6 +53,8 @@ export interface LighterFakeOrder {
   readonly txHash?: string | undefined
   readonly nonce?: number | undefined
   readonly type?: number | undefined
+  /** set on stop-loss / take-profit orders (absent in older snapshots) */
+  readonly trigger?: LighterFakeTrigger | undefined
 }
 
 export interface LighterFakeIntegrator {
@@ -86,6 +97,8 @@ export interface LighterFakeState {
   /** `account:clientOrderIndex` → order */
   readonly orders: Map<string, LighterFakeOrder>
   readonly ordersByIndex: Map<number, LighterFakeOrder>
+  /** order indexes of the trigger orders still waiting for the mark */
+  readonly waitingTriggers: Set<number>
   /** account → integrator account → approval */
   readonly integrators: Map<number, Map<number, LighterFakeIntegrator>>
   /** accepted txs by hash, the newest `LIGHTER_FAKE_TX_LOG` (`tx` read) */
@@ -157,6 +170,7 @@ export function createLighterFakeState(
     nonces: new Map(),
     orders: new Map(),
     ordersByIndex: new Map(),
+    waitingTriggers: new Set(),
     integrators: new Map(),
     txs: new Map(),
     nextOrderIndex: FIRST_ORDER_INDEX,

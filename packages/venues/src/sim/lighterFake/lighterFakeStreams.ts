@@ -17,6 +17,7 @@ import { LighterFakeError } from './lighterFakeError.js'
 import { handleRead } from './lighterFakeReads.js'
 import type { LighterFakeState } from './lighterFakeState.js'
 import { fixed } from './lighterFakeState.js'
+import { fireLighterTriggers } from './lighterFakeTriggers.js'
 
 /**
  * The Lighter fake's WebSocket (`/stream`): the `market_stats` channel
@@ -347,6 +348,11 @@ export function createLighterFakeStreams(
   // liquidations show within one interval
   const accountTimer = setInterval(() => {
     if (state.exchange.faults().outage) return
+    // waiting trigger orders also fire between requests; an engine fault
+    // here must not kill the process (the next request reports it)
+    try {
+      fireLighterTriggers(state)
+    } catch {}
     for (const [ws, conn] of subs) {
       if (ws.readyState !== ws.OPEN || conn.accounts.size === 0) continue
       for (const text of accountChannel.updates(conn.accounts)) ws.send(text)

@@ -40,6 +40,7 @@ import {
   type LighterFakeState,
 } from './lighterFakeState.js'
 import { createLighterFakeStreams } from './lighterFakeStreams.js'
+import { fireLighterTriggers } from './lighterFakeTriggers.js'
 import { sendLighterRateLimited } from './sendLighterRateLimited.js'
 
 export interface LighterFakeOptions {
@@ -123,6 +124,10 @@ export interface LighterFake {
  * and from ChangePubKey's L1 signature, so `account?by=index` answers
  * only for accounts seen that way.
  *
+ * Stop-loss / take-profit orders (types 2–5) wait outside the engine
+ * until the mark crosses their trigger price, checked as each request
+ * arrives and on the stream's account tick (`lighterFakeTriggers.ts`).
+ *
  * Engine faults: `outage` → 503 on every path; `timeoutAfterAccept` →
  * a `sendTx` is processed and the socket destroyed without an answer;
  * `latencyMs` delays every answer.
@@ -187,6 +192,8 @@ export async function startLighterFake(
       send(res, 503, { code: 503, message: 'Service Unavailable' })
       return
     }
+    // trigger orders see the mark as of this request, before it is served
+    fireLighterTriggers(state)
     try {
       if (
         req.method === 'POST' &&
