@@ -1,3 +1,4 @@
+import { dec, decString } from '@dn/core'
 import {
   createSimExchange,
   type HyperliquidFake,
@@ -353,6 +354,73 @@ describe('ccxt hyperliquid against the fake', () => {
     const rates = await ex.fetchFundingRateHistory(SYMBOL, since)
     expect(rates).toHaveLength(1)
     expect(rates[0].fundingRate).toBe(Number(paid[0].info.delta.fundingRate))
+  })
+})
+
+describe('ccxt pays its builder fee on the fake', () => {
+  const key = generatePrivateKey()
+  const user = privateKeyToAccount(key)
+  const SYMBOL = 'BTC/USDC:USDC'
+
+  const clearinghouse = async () => {
+    const res = await fetch(`${fake.url}/info`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'clearinghouseState', user: user.address }),
+    })
+    return (await res.json()) as {
+      marginSummary: { accountValue: string; totalRawUsd: string }
+    }
+  }
+
+  test('behavior: a filled ccxt order shows builderFee on its fill; the account pays exchange fee + builder fee', async () => {
+    exchange.faucet(user.address, 10_000)
+    const ex = new ccxt.hyperliquid({
+      walletAddress: user.address,
+      privateKey: key,
+      urls: { api: { public: fake.url, private: fake.url } },
+      enableRateLimit: false,
+    })
+    await ex.loadMarkets()
+    const before = await clearinghouse()
+    expect(before.marginSummary.accountValue).toBe('10000')
+    const order = await ex.createOrder(
+      SYMBOL,
+      'limit',
+      'buy',
+      0.001,
+      Number(btcPx(5)),
+      { timeInForce: 'IOC' },
+    )
+    expect(order.filled).toBe(0.001)
+    // ccxt's start-up setReferrer (code CCXT1) was refused and ignored
+    expect(fake.toSnapshot().referrerOf).toEqual([])
+
+    const trades = await ex.fetchMyTrades(SYMBOL)
+    expect(trades.length).toBeGreaterThan(0)
+    let fees = dec(0)
+    let builderFees = dec(0)
+    let upnl = dec(0)
+    const mark = dec(exchange.quote('BTC').mark)
+    for (const t of trades) {
+      const { px, sz, fee, builderFee } = t.info
+      // ccxt sends f: 10, tenths of a bp: 0.01% of the fill's notional
+      const owed = dec(px).mul(sz).mul('0.0001').toDecimalPlaces(6)
+      expect(builderFee).toBe(decString(owed))
+      expect(owed.gt(0)).toBe(true)
+      // ccxt adds the builder fee to the exchange fee
+      expect(t.fee?.cost).toBe(Number(decString(dec(fee).add(builderFee))))
+      fees = fees.add(fee)
+      builderFees = builderFees.add(builderFee)
+      upnl = upnl.add(dec(sz).mul(mark.sub(px)))
+    }
+    const after = await clearinghouse()
+    expect(after.marginSummary.totalRawUsd).toBe(
+      decString(dec(10_000).sub(fees).sub(builderFees)),
+    )
+    expect(after.marginSummary.accountValue).toBe(
+      decString(dec(10_000).sub(fees).sub(builderFees).add(upnl)),
+    )
   })
 })
 

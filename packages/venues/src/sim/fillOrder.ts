@@ -11,8 +11,9 @@ import {
 /**
  * Executes `qty` of an order at `price`: the order's filled size and
  * average, the venue's fee out of the owner's collateral (taker rate when
- * the order crossed the book, maker when it rested), then the owner's net
- * position (see `applyToPosition`).
+ * the order crossed the book, maker when it rested) and the builder fee
+ * the order names, if any, then the owner's net position (see
+ * `applyToPosition`).
  */
 export function fillOrder(
   state: SimState,
@@ -25,10 +26,14 @@ export function fillOrder(
   if (!m || qty.lte(0)) return
   const notional = qty.mul(price)
   const fee = usd(notional.mul(state.style.fees[liquidity]))
+  const builderFee =
+    order.builderFeeRate === undefined
+      ? undefined
+      : usd(notional.mul(order.builderFeeRate))
   order.filled = order.filled.add(qty)
   order.filledNotional = order.filledNotional.add(notional)
   const account = accountOf(state, order.owner)
-  account.collateral = account.collateral.sub(fee)
+  account.collateral = account.collateral.sub(fee).sub(builderFee ?? 0)
   const signed = order.side === 'long' ? qty : qty.neg()
   const realizedPnl = applyToPosition(account, m, signed, price)
   order.fills.push({
@@ -39,6 +44,7 @@ export function fillOrder(
     fee,
     maker: liquidity === 'maker',
     realizedPnl,
+    ...(builderFee === undefined ? {} : { builderFee }),
   })
 }
 

@@ -1,5 +1,6 @@
 import { dec, decString } from '@dn/core'
 import { describe, expect, test } from 'vitest'
+import { createSimExchange } from './simExchange.js'
 import { OWNER, rejectReason, simTestKit } from './simTestKit.js'
 
 describe('IOC', () => {
@@ -303,5 +304,52 @@ describe('checks', () => {
     expect(stats.byClientOrderId.get('dup')).toBe(1)
     expect(k.ex.order(OWNER, 'dup')?.state).toBe('open')
     expect(k.ex.order('0xother', 'dup')).toBeNull()
+  })
+})
+
+describe('builder fee', () => {
+  test('behavior: each fill also pays its notional times the rate, and a snapshot keeps it', () => {
+    const k = simTestKit()
+    k.ex.setMark('BTC', '100000')
+    k.ex.place(OWNER, k.req({ clientOrderId: 'b1' }), '0.0001')
+    const plain = simTestKit()
+    plain.ex.setMark('BTC', '100000')
+    plain.ex.place(OWNER, plain.req({ clientOrderId: 'b1' }))
+    const fills = k.ex.fills(OWNER, 0)
+    expect(fills.length).toBeGreaterThan(0)
+    let paid = dec(0)
+    for (const f of fills) {
+      const owed = dec(f.price).mul(f.size).mul('0.0001').toDecimalPlaces(6)
+      expect(f.builderFee).toBe(decString(owed))
+      paid = paid.add(owed)
+    }
+    for (const f of plain.ex.fills(OWNER, 0)) {
+      expect(f).not.toHaveProperty('builderFee')
+    }
+    expect(k.ex.account(OWNER).collateralUsd).toBe(
+      decString(dec(plain.ex.account(OWNER).collateralUsd).sub(paid)),
+    )
+    // a resting order keeps its rate through a snapshot
+    k.ex.place(
+      OWNER,
+      k.req({ clientOrderId: 'b2', price: '95000', timeInForce: 'gtc' }),
+      '0.0001',
+    )
+    const saved = JSON.parse(JSON.stringify(k.ex.toSnapshot()))
+    const again = createSimExchange({
+      venue: 'hl',
+      seed: 7,
+      clock: { now: k.now },
+      restore: saved,
+    })
+    expect(again.fills(OWNER, 0)).toEqual(fills)
+    again.setMark('BTC', '90000')
+    const later = again.fills(OWNER, 0).filter((f) => f.clientOrderId === 'b2')
+    expect(later.length).toBeGreaterThan(0)
+    for (const f of later) {
+      expect(f.builderFee).toBe(
+        decString(dec(f.price).mul(f.size).mul('0.0001').toDecimalPlaces(6)),
+      )
+    }
   })
 })

@@ -29,11 +29,14 @@ import {
  * VenueRejectedError and leaves no order behind. An accepted order takes
  * the book up to its price (IOC, GTC); an IOC remainder ends cancelled
  * (Aster: expired), a GTC or post-only remainder rests.
+ * @param builderFeeRate share of each fill's notional charged on top of
+ *   the venue's fee (a Hyperliquid builder code); absent: none
  */
 export function placeSimOrder(
   state: SimState,
   owner: string,
   req: VenueOrderRequest,
+  builderFeeRate?: Decimal,
 ): VenueOrder {
   advanceSim(state)
   const account = accountOf(state, owner)
@@ -78,7 +81,15 @@ export function placeSimOrder(
     const need = grown.gt(0) ? grown.mul(price).div(leverage) : dec(0)
     if (freeMargin(state, account).lt(need)) reject(reasons.margin)
   }
-  const order = accept(state, account.owner, req, size, price, m)
+  const order = accept(
+    state,
+    account.owner,
+    req,
+    size,
+    price,
+    m,
+    builderFeeRate,
+  )
   if (req.timeInForce !== 'post_only') take(state, m, order)
   const left = order.size.sub(order.filled)
   if (left.isZero()) {
@@ -115,6 +126,7 @@ function accept(
   size: Decimal,
   price: Decimal,
   m: SimMarketState,
+  builderFeeRate: Decimal | undefined,
 ): SimOrder {
   const tick = dec(m.market.tickSize)
   const order: SimOrder = {
@@ -128,6 +140,7 @@ function accept(
     // venue order ids are plain increasing integers on all three venues
     venueOrderId: String(state.nextOrderId++),
     priceDecimals: tick.decimalPlaces(),
+    ...(builderFeeRate === undefined ? {} : { builderFeeRate }),
     size,
     filled: dec(0),
     filledNotional: dec(0),

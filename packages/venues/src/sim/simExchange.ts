@@ -101,6 +101,8 @@ export interface SimFillView {
   readonly maker: boolean
   /** PnL realized on the position it shrank, USD */
   readonly realizedPnl: string
+  /** the builder fee charged on top of `fee`, USD; absent: none named */
+  readonly builderFee?: string
   readonly clientOrderId: string
   readonly venueOrderId: string
 }
@@ -140,7 +142,15 @@ export interface SimExchange {
     market: string,
     deltaUsd: DecimalInput,
   ): void
-  place(owner: string, request: VenueOrderRequest): VenueOrder
+  /**
+   * @param builderFeeRate share of each fill's notional the owner also
+   *   pays (a Hyperliquid builder code), e.g. `0.0001`; absent: none
+   */
+  place(
+    owner: string,
+    request: VenueOrderRequest,
+    builderFeeRate?: DecimalInput,
+  ): VenueOrder
   /** @returns null when unknown (or on another market, when given) */
   order(
     owner: string,
@@ -247,8 +257,15 @@ export function createSimExchange(options: SimExchangeOptions): SimExchange {
       ),
     adjustIsolatedMargin: (owner, market, delta) =>
       change(() => adjustSimIsolatedMargin(state, owner, market, dec(delta))),
-    place: (owner, request) =>
-      change(() => placeSimOrder(state, owner, request)),
+    place: (owner, request, builderFeeRate) =>
+      change(() =>
+        placeSimOrder(
+          state,
+          owner,
+          request,
+          builderFeeRate === undefined ? undefined : dec(builderFeeRate),
+        ),
+      ),
     order: (owner, cloid, market) =>
       sync(() => findOrder(state, owner, cloid, market)),
     cancel: (owner, cloid, market) =>
@@ -409,6 +426,7 @@ function fillsSince(
         fee: decString(f.fee),
         maker: f.maker,
         realizedPnl: decString(f.realizedPnl),
+        ...(f.builderFee ? { builderFee: decString(f.builderFee) } : {}),
         clientOrderId: o.clientOrderId,
         venueOrderId: o.venueOrderId,
       })

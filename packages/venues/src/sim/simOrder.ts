@@ -23,6 +23,8 @@ export interface SimFill {
   readonly maker: boolean
   /** PnL the fill realized on the position it shrank, USD; else 0 */
   readonly realizedPnl: Decimal
+  /** the builder fee charged on top of `fee`, USD; absent: none named */
+  readonly builderFee?: Decimal | undefined
 }
 
 /** An order as the simulated venue keeps it (mutable engine state). */
@@ -37,6 +39,11 @@ export interface SimOrder {
   readonly venueOrderId: string
   /** decimals the average price is reported with */
   readonly priceDecimals: number
+  /**
+   * share of each fill's notional the owner pays a third party on top of
+   * the venue's fee (Hyperliquid builder codes); absent: none
+   */
+  readonly builderFeeRate?: Decimal | undefined
   /** size accepted (a reduce-only order is capped to the position) */
   size: Decimal
   filled: Decimal

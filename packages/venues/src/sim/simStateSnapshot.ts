@@ -80,7 +80,11 @@ export interface SimOrderSnapshot {
     readonly fee?: string | undefined
     readonly maker?: boolean | undefined
     readonly realizedPnl?: string | undefined
+    /** absent: no builder fee (and in snapshots older than builder fees) */
+    readonly builderFee?: string | undefined
   }[]
+  /** absent: no builder fee (and in snapshots older than builder fees) */
+  readonly builderFeeRate?: string | undefined
   readonly state: VenueOrderState
   readonly venueStatus: string
   readonly reason: string | null
@@ -214,8 +218,10 @@ function accountFrom(a: SimAccountSnapshot): SimAccount {
 }
 
 function orderToSnapshot(o: SimOrder): SimOrderSnapshot {
+  const { builderFeeRate, ...rest } = o
   return {
-    ...o,
+    ...rest,
+    ...(builderFeeRate ? { builderFeeRate: builderFeeRate.toString() } : {}),
     price: o.price.toString(),
     size: o.size.toString(),
     filled: o.filled.toString(),
@@ -228,13 +234,16 @@ function orderToSnapshot(o: SimOrder): SimOrderSnapshot {
       fee: f.fee.toString(),
       maker: f.maker,
       realizedPnl: f.realizedPnl.toString(),
+      ...(f.builderFee ? { builderFee: f.builderFee.toString() } : {}),
     })),
   }
 }
 
 function orderFrom(o: SimOrderSnapshot): SimOrder {
+  const { builderFeeRate, ...rest } = o
   return {
-    ...o,
+    ...rest,
+    ...(builderFeeRate ? { builderFeeRate: dec(builderFeeRate) } : {}),
     price: dec(o.price),
     size: dec(o.size),
     filled: dec(o.filled),
@@ -247,6 +256,7 @@ function orderFrom(o: SimOrderSnapshot): SimOrder {
       fee: dec(f.fee ?? '0'),
       maker: f.maker ?? false,
       realizedPnl: dec(f.realizedPnl ?? '0'),
+      ...(f.builderFee ? { builderFee: dec(f.builderFee) } : {}),
     })),
   }
 }

@@ -1,5 +1,10 @@
+import { type Decimal, dec, decString } from '@dn/core'
 import { afterEach, describe, expect, test } from 'vitest'
-import { orderAction } from '../../hyperliquid/signing/orderAction.js'
+import {
+  type HlBuilderFee,
+  type HlTif,
+  orderAction,
+} from '../../hyperliquid/signing/orderAction.js'
 import {
   builderFeeTenths,
   HL_BUILDER_FEE_NOT_APPROVED,
@@ -13,9 +18,12 @@ import {
 const BUILDER = '0x6530512a6c89c7cfcebc3ba7fcd9ada5f30827a6'
 
 let kit: HlFakeTestKit | undefined
+let plain: HlFakeTestKit | undefined
 afterEach(async () => {
   await kit?.fake.close()
+  await plain?.fake.close()
   kit = undefined
+  plain = undefined
 })
 
 /** A resting BTC buy far below the mark, naming BUILDER at `f`. */
@@ -110,5 +118,150 @@ describe('hlBuilderFees', () => {
     })
     const res = await kit.l1(withBuilder(100))
     expect(res.response.data.statuses[0]).toHaveProperty('resting')
+  })
+})
+
+interface Fill {
+  px: string
+  sz: string
+  oid: number
+  fee: string
+  crossed: boolean
+  builderFee?: string
+}
+
+/** A BTC order of 0.01 at `price`, naming `builder` if given. */
+const btc = (
+  isBuy: boolean,
+  price: string,
+  tif: HlTif,
+  builder?: HlBuilderFee,
+) =>
+  orderAction(
+    [{ asset: 0, isBuy, price, size: '0.01', reduceOnly: false, tif }],
+    builder,
+  )
+
+const fillsOf = async (k: HlFakeTestKit): Promise<Fill[]> =>
+  (await k.info({ type: 'userFills', user: HL_KIT_USER })).body
+
+const summaryOf = async (k: HlFakeTestKit) =>
+  (await k.info({ type: 'clearinghouseState', user: HL_KIT_USER })).body
+
+/** f tenths of a bp of the fill's notional, in micro-dollars (the spec). */
+const expectedFee = (f: Fill, tenths: number) =>
+  dec(f.px).mul(f.sz).mul(tenths).div(100_000).toDecimalPlaces(6)
+
+const sum = (xs: readonly Decimal[]) => xs.reduce((a, b) => a.add(b), dec(0))
+
+describe('hlBuilderFees: charging', () => {
+  test('behavior: an immediate fill pays f tenths of a bp of its notional, on top of the exchange fee', async () => {
+    kit = await hlFakeTestKit()
+    plain = await hlFakeTestKit()
+    for (const k of [kit, plain]) k.exchange.setMark('BTC', '100000')
+    await kit.approveBuilder(BUILDER, '0.05%')
+    const withFee = await kit.l1(
+      btc(true, '110000', 'Ioc', { address: BUILDER, feeTenthsBp: 30 }),
+    )
+    const without = await plain.l1(btc(true, '110000', 'Ioc'))
+    expect(withFee.response.data.statuses[0].filled.totalSz).toBe('0.01')
+    expect(without.response.data.statuses).toEqual(
+      withFee.response.data.statuses,
+    )
+
+    const fills = await fillsOf(kit)
+    expect(fills.length).toBeGreaterThan(0)
+    for (const f of fills) {
+      expect(f.builderFee).toBe(decString(expectedFee(f, 30)))
+      expect(dec(f.builderFee ?? '0').gt(0)).toBe(true)
+    }
+    const plainFills = await fillsOf(plain)
+    // without a builder: the same fills, the same exchange fee, no field
+    expect(plainFills.map((f) => [f.px, f.sz, f.fee])).toEqual(
+      fills.map((f) => [f.px, f.sz, f.fee]),
+    )
+    for (const f of plainFills) expect(f).not.toHaveProperty('builderFee')
+
+    const paid = sum(fills.map((f) => dec(f.builderFee ?? '0')))
+    const fees = sum(fills.map((f) => dec(f.fee)))
+    const a = await summaryOf(kit)
+    const b = await summaryOf(plain)
+    expect(a.marginSummary.totalRawUsd).toBe(
+      decString(dec(100_000).sub(fees).sub(paid)),
+    )
+    expect(a.marginSummary.accountValue).toBe(
+      decString(dec(b.marginSummary.accountValue).sub(paid)),
+    )
+    expect(a.withdrawable).toBe(decString(dec(b.withdrawable).sub(paid)))
+    // and the day's PnL counts it as a cost, like the exchange fee
+    const day = (
+      await kit.info({ type: 'portfolio', user: HL_KIT_USER })
+    ).body.find(([name]: [string]) => name === 'day')[1]
+    expect(day.pnlHistory[0][1]).toBe(decString(fees.add(paid).neg()))
+  })
+
+  test('behavior: a resting order pays the builder fee when it fills later', async () => {
+    kit = await hlFakeTestKit()
+    kit.exchange.setMark('BTC', '100000')
+    await kit.approveBuilder(BUILDER, '0.01%')
+    const res = await kit.l1(
+      btc(true, '95000', 'Gtc', { address: BUILDER, feeTenthsBp: 10 }),
+    )
+    const oid = res.response.data.statuses[0].resting.oid as number
+    expect(await fillsOf(kit)).toEqual([])
+    const before = dec((await summaryOf(kit)).marginSummary.totalRawUsd)
+    kit.exchange.setMark('BTC', '90000')
+    const fills = (await fillsOf(kit)).filter((f) => f.oid === oid)
+    expect(fills.length).toBeGreaterThan(0)
+    for (const f of fills) {
+      // it rested: maker fills at its own price
+      expect(f).toMatchObject({ px: '95000', crossed: false })
+      expect(f.builderFee).toBe(decString(expectedFee(f, 10)))
+    }
+    expect(sum(fills.map((f) => dec(f.sz)))).toEqual(dec('0.01'))
+    // 0.01 × 95000 × 0.01% = 0.095
+    expect(sum(fills.map((f) => dec(f.builderFee ?? '0')))).toEqual(
+      dec('0.095'),
+    )
+    const fees = sum(fills.map((f) => dec(f.fee).add(f.builderFee ?? '0')))
+    expect((await summaryOf(kit)).marginSummary.totalRawUsd).toBe(
+      decString(before.sub(fees)),
+    )
+  })
+
+  test('behavior: f = 0 charges nothing and adds no builderFee', async () => {
+    kit = await hlFakeTestKit()
+    kit.exchange.setMark('BTC', '100000')
+    await kit.approveBuilder(BUILDER, '0%')
+    await kit.l1(
+      btc(true, '110000', 'Ioc', { address: BUILDER, feeTenthsBp: 0 }),
+    )
+    const fills = await fillsOf(kit)
+    expect(fills.length).toBeGreaterThan(0)
+    for (const f of fills) expect(f).not.toHaveProperty('builderFee')
+    const fees = sum(fills.map((f) => dec(f.fee)))
+    expect((await summaryOf(kit)).marginSummary.totalRawUsd).toBe(
+      decString(dec(100_000).sub(fees)),
+    )
+  })
+
+  test('behavior: a modified order keeps its builder', async () => {
+    kit = await hlFakeTestKit()
+    kit.exchange.setMark('BTC', '100000')
+    await kit.approveBuilder(BUILDER, '0.01%')
+    const res = await kit.l1(
+      btc(true, '95000', 'Gtc', { address: BUILDER, feeTenthsBp: 10 }),
+    )
+    const oid = res.response.data.statuses[0].resting.oid as number
+    const wire = btc(true, '110000', 'Ioc').orders[0]
+    expect(await kit.l1({ type: 'modify', oid, order: wire })).toEqual({
+      status: 'ok',
+      response: { type: 'default' },
+    })
+    const fills = await fillsOf(kit)
+    expect(fills.length).toBeGreaterThan(0)
+    for (const f of fills) {
+      expect(f.builderFee).toBe(decString(expectedFee(f, 10)))
+    }
   })
 })

@@ -1,4 +1,5 @@
-import type { HlFakeState } from './hlFakeState.js'
+import { dec } from '@dn/core'
+import type { HlFakeBuilder, HlFakeState } from './hlFakeState.js'
 
 /**
  * Builder codes on the fake: an order naming a builder (`builder: {b, f}`,
@@ -17,6 +18,16 @@ import type { HlFakeState } from './hlFakeState.js'
  * a different answer), and that an approval of `0%` counts as approving
  * `f: 0` (ccxt relies on it: with `builderFee: false` it approves `0%`
  * and then sends `f: 0`).
+ *
+ * Charging: a fill of an order that named a builder pays `notional × f /
+ * 100000` USDC (rounded to the micro-dollar) out of the account, on top of
+ * the exchange fee, also when the order fills later while resting; the
+ * fill shows it as `builderFee` beside `fee`, which stays the exchange fee
+ * (ccxt adds the two). Sources: the builder-codes docs; nktkas `userFills`
+ * (`builderFee?` on a fill); ccxt `parseTrade`. On the venue the builder
+ * collects it as claimable rewards (`referral.builderRewards`, claimed
+ * with `claimRewards`), not as account value, so the fake credits no
+ * account and does not serve `referral`.
  *
  * @module
  */
@@ -54,6 +65,27 @@ export function checkBuilderFee(
   // [unverified] wording: the docs give the cap, not the refusal text
   if (b.f > HL_PERP_BUILDER_FEE_CAP) return 'Builder fee too high.'
   return null
+}
+
+/**
+ * The `builder` of an order action that `checkBuilderFee` let through,
+ * with `b` lowercased; undefined when none.
+ */
+export function readBuilder(builder: unknown): HlFakeBuilder | undefined {
+  if (builder === undefined || builder === null) return undefined
+  const { b, f } = builder as HlFakeBuilder
+  return { b: b.toLowerCase(), f }
+}
+
+/**
+ * The share of a fill's notional a builder fee of `f` tenths of a basis
+ * point is (`f / 100000`: `f = 10` is 0.01%); undefined for `f = 0`, which
+ * charges nothing [unverified whether the venue then shows `builderFee:
+ * '0.0'` on the fill; the fake shows no `builderFee`].
+ */
+export function builderFeeRate(builder: HlFakeBuilder | undefined) {
+  if (!builder || builder.f === 0) return undefined
+  return dec(builder.f).div(100_000)
 }
 
 /**

@@ -23,6 +23,7 @@ import {
 import { updateHlLeverage } from './hlLeverage.js'
 import { modifyHlOrders } from './hlModify.js'
 import { placeHlOrders } from './hlPlaceOrder.js'
+import { setHlReferrer } from './hlReferrer.js'
 import { scheduleCancel } from './hlScheduleCancel.js'
 
 type Json = Record<string, unknown>
@@ -56,6 +57,7 @@ const L1_ACTIONS = new Set([
   'updateIsolatedMargin',
   'scheduleCancel',
   'noop',
+  'setReferrer',
 ])
 
 const err = (response: string) => ({ status: 'err', response })
@@ -171,6 +173,8 @@ async function l1(
     case 'noop':
       // spends the nonce and nothing else (nktkas `noop`)
       return { status: 'ok', response: { type: 'default' } }
+    case 'setReferrer':
+      return setHlReferrer(state, user, action)
     default:
       return scheduleCancel(state, user, action)
   }

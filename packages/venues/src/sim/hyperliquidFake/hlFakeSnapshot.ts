@@ -10,8 +10,10 @@ type Entries<K, V> = readonly (readonly [K, V])[]
 /**
  * What the Hyperliquid fake keeps beside the engine, as JSON: approved
  * agents, builder fee approvals, each signer's last nonces, the orders it
- * placed (by oid and by cloid), trigger orders, and the dead-man switches
- * with their triggers. Not kept: sampled marks (candles), action counts,
+ * placed (by oid and by cloid, with the builder each named), trigger
+ * orders, the dead-man switches with their triggers, and the referral
+ * code each user joined under. The builder fee each engine order charges
+ * and each fill paid are in the engine's snapshot. Not kept: sampled marks (candles), action counts,
  * rate-limit counters, stream subscriptions.
  */
 export interface HlFakeSnapshot {
@@ -26,6 +28,8 @@ export interface HlFakeSnapshot {
   readonly nextPlain: number
   /** trigger orders by oid (absent in snapshots older than triggers) */
   readonly triggers?: Entries<number, HlTriggerState>
+  /** user → referral code joined under (absent in older snapshots) */
+  readonly referrerOf?: Entries<string, string>
 }
 
 export function hlFakeToSnapshot(state: HlFakeState): HlFakeSnapshot {
@@ -40,6 +44,7 @@ export function hlFakeToSnapshot(state: HlFakeState): HlFakeSnapshot {
     cancelTriggers: [...state.cancelTriggers].map(([k, v]) => [k, [...v]]),
     nextPlain: state.nextPlain,
     triggers: [...state.triggers].map(([k, v]) => [k, { ...v }]),
+    referrerOf: [...state.referrerOf],
   }
 }
 
@@ -57,4 +62,5 @@ export function restoreHlFake(state: HlFakeState, s: HlFakeSnapshot): void {
   for (const [k, v] of s.cancelTriggers) state.cancelTriggers.set(k, [...v])
   state.nextPlain = s.nextPlain
   for (const [k, v] of s.triggers ?? []) state.triggers.set(k, { ...v })
+  for (const [k, v] of s.referrerOf ?? []) state.referrerOf.set(k, v)
 }

@@ -26,6 +26,14 @@ export interface HlFakeOrder {
   readonly reduceOnly?: boolean
   /** the posted trigger of a stop / take-profit order */
   readonly trigger?: HlFakeTrigger
+  /** the action's builder code, `b` lowercased (absent: none) */
+  readonly builder?: HlFakeBuilder
+}
+
+/** An order action's `builder`: who is paid, and `f` tenths of a bp. */
+export interface HlFakeBuilder {
+  readonly b: string
+  readonly f: number
 }
 
 /** The `t.trigger` of a posted order. */
@@ -71,6 +79,10 @@ export interface HlFakeState {
   readonly scheduledCancels: Map<string, number>
   /** user → times its switch fired, for the limit of 10 a UTC day */
   readonly cancelTriggers: Map<string, number[]>
+  /** referral code → the referrer (lowercase) it belongs to */
+  readonly referralCodes: Map<string, string>
+  /** user → the code it joined under (`setReferrer`) */
+  readonly referrerOf: Map<string, string>
   nextPlain: number
   /** grows with every `/exchange` action and seeded agent: what to save */
   version: number
@@ -80,10 +92,12 @@ const NONCE_WINDOW = 100
 const TWO_DAYS = 2 * 86_400_000
 const ONE_DAY = 86_400_000
 
+/** @param referralCodes code → referrer address: the codes that exist */
 export function createHlFakeState(
   exchange: SimExchange,
   isMainnet: boolean,
   now: () => number,
+  referralCodes: Readonly<Record<string, string>> = {},
 ): HlFakeState {
   return {
     exchange,
@@ -100,6 +114,10 @@ export function createHlFakeState(
     markSamples: new Map(),
     scheduledCancels: new Map(),
     cancelTriggers: new Map(),
+    referralCodes: new Map(
+      Object.entries(referralCodes).map(([c, a]) => [c, a.toLowerCase()]),
+    ),
+    referrerOf: new Map(),
     nextPlain: 1,
     version: 0,
   }

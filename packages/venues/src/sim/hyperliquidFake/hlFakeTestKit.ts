@@ -40,9 +40,12 @@ export interface HlFakeTestKit {
  * Test support: a Hyperliquid fake (mainnet) over an `hl` exchange on a
  * clock the test moves, with HL_KIT_USER funded with $100,000. The caller
  * closes `fake` (afterEach/afterAll).
+ * @param referralCodes codes that exist for `setReferrer` (code → referrer)
  * @internal
  */
-export async function hlFakeTestKit(): Promise<HlFakeTestKit> {
+export async function hlFakeTestKit(
+  referralCodes?: Readonly<Record<string, string>>,
+): Promise<HlFakeTestKit> {
   let now = T0 + 500
   let seq = 0
   const exchange = createSimExchange({
@@ -55,6 +58,7 @@ export async function hlFakeTestKit(): Promise<HlFakeTestKit> {
     exchange,
     now: () => now,
     rateLimits: false,
+    referralCodes,
   })
   const post = async (path: string, body: unknown) => {
     const res = await fetch(`${fake.url}${path}`, {

@@ -147,8 +147,13 @@ export function portfolio(state: HlFakeState, u: string) {
     : '0.0'
   const windows = WINDOWS.map(([name, ms]) => {
     let pnl = dec(0)
-    for (const f of fillsOf(state, u, ms))
-      pnl = pnl.add(f.realizedPnl).sub(f.fee)
+    for (const f of fillsOf(state, u, ms)) {
+      // builder fees are paid out of the account like the exchange fee
+      pnl = pnl
+        .add(f.realizedPnl)
+        .sub(f.fee)
+        .sub(f.builderFee ?? 0)
+    }
     return [
       name,
       {

@@ -53,6 +53,8 @@ export function userFills(
         oid: rec.oid,
         crossed: !f.maker,
         fee: f.fee,
+        // the venue lists it between fee and tid, only when one was named
+        ...(f.builderFee === undefined ? {} : { builderFee: f.builderFee }),
         tid: f.tradeId,
         feeToken: 'USDC',
         ...(rec.cloid ? { cloid: rec.cloid } : {}),

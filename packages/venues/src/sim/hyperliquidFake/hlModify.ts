@@ -70,5 +70,6 @@ function modifyOne(state: HlFakeState, user: string, m: Json): HlOrderStatus {
   const wire = order as Json
   // the engine keeps one order per client id: a reused cloid needs a new one
   const engineId = `hlfake-${user}-${state.nextPlain++}`
-  return placeHlOrder(state, user, wire, engineId)
+  // the new order keeps the builder the old one named [unverified]
+  return placeHlOrder(state, user, wire, engineId, rec.builder)
 }

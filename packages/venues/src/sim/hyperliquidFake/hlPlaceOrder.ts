@@ -6,9 +6,18 @@ import {
 } from '@dn/core'
 import { isValidHlPrice } from '../../hyperliquid/precision/formatHlPrice.js'
 import { isObj } from '../../wire/jsonFields.js'
-import { checkBuilderFee } from './hlBuilderFees.js'
+import {
+  builderFeeRate,
+  checkBuilderFee,
+  readBuilder,
+} from './hlBuilderFees.js'
 import { marketOfAsset } from './hlDexes.js'
-import type { HlFakeOrder, HlFakeState, HlFakeTrigger } from './hlFakeState.js'
+import type {
+  HlFakeBuilder,
+  HlFakeOrder,
+  HlFakeState,
+  HlFakeTrigger,
+} from './hlFakeState.js'
 import { hlStatus, stepDecimals } from './hlOrderWire.js'
 
 type Json = Record<string, unknown>
@@ -49,19 +58,24 @@ export function placeHlOrders(
   }
   const refused = checkBuilderFee(state, user, action.builder)
   if (refused) return err(refused)
-  const statuses = orders.map((o: Json) => placeHlOrder(state, user, o))
+  const builder = readBuilder(action.builder)
+  const statuses = orders.map((o: Json) =>
+    placeHlOrder(state, user, o, undefined, builder),
+  )
   return { status: 'ok', response: { type: 'order', data: { statuses } } }
 }
 
 /**
  * Places one wire order (`{a, b, p, s, r, t, c?}`) and answers its status.
  * @param engineId the engine's client id; default: the cloid, if any
+ * @param builder the action's builder code, charged on every fill
  */
 export function placeHlOrder(
   state: HlFakeState,
   user: string,
   o: Json,
   engineId?: string,
+  builder?: HlFakeBuilder,
 ): HlOrderStatus {
   const rules = marketOfAsset(state, o.a)
   if (!rules) return { error: 'Asset not found.' }
@@ -105,6 +119,7 @@ export function placeHlOrder(
     tif: trigger ? null : (tif as HlTif),
     reduceOnly: o.r === true,
     ...(trigger ? { trigger } : {}),
+    ...(builder ? { builder } : {}),
   }
   const withCloid = cloid ? { cloid } : {}
   if (trigger) {
@@ -137,15 +152,19 @@ export function sendToEngine(
         : 'gtc'
   let view: ReturnType<typeof state.exchange.place>
   try {
-    view = state.exchange.place(draft.user, {
-      market: draft.coin,
-      side: draft.side === 'B' ? 'long' : 'short',
-      size: draft.origSz,
-      price: draft.limitPx,
-      timeInForce,
-      reduceOnly: draft.reduceOnly === true,
-      clientOrderId: draft.engineId,
-    })
+    view = state.exchange.place(
+      draft.user,
+      {
+        market: draft.coin,
+        side: draft.side === 'B' ? 'long' : 'short',
+        size: draft.origSz,
+        price: draft.limitPx,
+        timeInForce,
+        reduceOnly: draft.reduceOnly === true,
+        clientOrderId: draft.engineId,
+      },
+      builderFeeRate(draft.builder),
+    )
   } catch (e) {
     if (e instanceof VenueRejectedError) return { error: e.reason }
     if (e instanceof VenueAccountNotFoundError) {

@@ -59,6 +59,11 @@ export interface HyperliquidFakeOptions {
   readonly streamIntervalMs?: number
   /** a saved fake to go on from (`toSnapshot()`), over the saved engine */
   readonly restore?: HlFakeSnapshot | undefined
+  /**
+   * referral codes that exist (code → referrer address), for
+   * `setReferrer`; the fake does not serve `registerReferrer` @default {}
+   */
+  readonly referralCodes?: Readonly<Record<string, string>> | undefined
 }
 
 export interface HyperliquidFake {
@@ -119,6 +124,7 @@ export async function startHyperliquidFake(
     options.exchange,
     options.isMainnet ?? true,
     now,
+    options.referralCodes,
   )
   if (options.restore) restoreHlFake(state, options.restore)
   const { limiter } = resolveFakeLimits(
