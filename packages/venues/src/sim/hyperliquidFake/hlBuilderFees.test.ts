@@ -176,14 +176,19 @@ describe('hlBuilderFees: charging', () => {
       expect(dec(f.builderFee ?? '0').gt(0)).toBe(true)
     }
     const plainFills = await fillsOf(plain)
-    // without a builder: the same fills, the same exchange fee, no field
+    // without a builder: the same fills and exchange fee, no field; with
+    // one, the venue's fee includes the builder's part
     expect(plainFills.map((f) => [f.px, f.sz, f.fee])).toEqual(
-      fills.map((f) => [f.px, f.sz, f.fee]),
+      fills.map((f) => [
+        f.px,
+        f.sz,
+        decString(dec(f.fee).sub(f.builderFee ?? '0')),
+      ]),
     )
     for (const f of plainFills) expect(f).not.toHaveProperty('builderFee')
 
     const paid = sum(fills.map((f) => dec(f.builderFee ?? '0')))
-    const fees = sum(fills.map((f) => dec(f.fee)))
+    const fees = sum(fills.map((f) => dec(f.fee))).sub(paid)
     const a = await summaryOf(kit)
     const b = await summaryOf(plain)
     expect(a.marginSummary.totalRawUsd).toBe(
@@ -223,7 +228,8 @@ describe('hlBuilderFees: charging', () => {
     expect(sum(fills.map((f) => dec(f.builderFee ?? '0')))).toEqual(
       dec('0.095'),
     )
-    const fees = sum(fills.map((f) => dec(f.fee).add(f.builderFee ?? '0')))
+    // the venue's fee is all the fill paid, the builder's part included
+    const fees = sum(fills.map((f) => dec(f.fee)))
     expect((await summaryOf(kit)).marginSummary.totalRawUsd).toBe(
       decString(before.sub(fees)),
     )
