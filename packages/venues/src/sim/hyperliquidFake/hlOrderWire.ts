@@ -91,15 +91,20 @@ function orderType(rec: HlFakeOrder): string {
   return `${kind} ${t.isMarket ? 'Market' : 'Limit'}`
 }
 
+/** What every order shape starts with, in the venue's key order. */
+const orderHead = (rec: HlFakeOrder, sz: string) => ({
+  coin: rec.coin,
+  side: rec.side,
+  limitPx: rec.limitPx,
+  sz,
+  oid: rec.oid,
+  timestamp: rec.timestamp,
+})
+
 /** The `orderStatus` / `frontendOpenOrders` shape. */
 export function frontendOrder(rec: HlFakeOrder, sz: string) {
   return {
-    coin: rec.coin,
-    side: rec.side,
-    limitPx: rec.limitPx,
-    sz,
-    oid: rec.oid,
-    timestamp: rec.timestamp,
+    ...orderHead(rec, sz),
     triggerCondition: triggerCondition(rec),
     isTrigger: rec.trigger !== undefined,
     triggerPx: rec.trigger?.triggerPx ?? '0.0',
@@ -116,12 +121,7 @@ export function frontendOrder(rec: HlFakeOrder, sz: string) {
 /** The `openOrders` shape. */
 export function openOrder(rec: HlFakeOrder, sz: string) {
   return {
-    coin: rec.coin,
-    side: rec.side,
-    limitPx: rec.limitPx,
-    sz,
-    oid: rec.oid,
-    timestamp: rec.timestamp,
+    ...orderHead(rec, sz),
     origSz: rec.origSz,
     ...(rec.cloid ? { cloid: rec.cloid } : {}),
     ...(rec.reduceOnly ? { reduceOnly: true } : {}),
