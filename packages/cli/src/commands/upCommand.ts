@@ -56,6 +56,7 @@ interface UpFlags extends CommonFlags {
 
 const DEFAULT_SIM_URL = process.env.DN_SIM_URL ?? 'http://127.0.0.1:8081'
 const HOUR_MS = 3_600_000
+const API_PORT_FLAG = '--port <port> (or DN_PORT)'
 const SIM_PORT_FLAG = '--sim-port <port>'
 const VENUE_PORTS_FLAG = '--venue-ports <first> (or DN_VENUE_PORTS)'
 
@@ -87,7 +88,7 @@ function venuePorts(
  */
 async function runUp(flags: UpFlags, mode: 'up' | 'serve'): Promise<void> {
   const env = process.env
-  const port = portFlag('--port <port> (or DN_PORT)', flags.port)
+  const port = portFlag(API_PORT_FLAG, flags.port)
   const simPort = mode === 'up' ? portFlag(SIM_PORT_FLAG, flags.simPort) : 0
   const urls = protocolUrlsFromEnv(env, flags)
   const fakePorts =
@@ -99,7 +100,7 @@ async function runUp(flags: UpFlags, mode: 'up' | 'serve'): Promise<void> {
       host: flags.host,
       port,
       what: 'the API',
-      flag: '--port <port> (or DN_PORT)',
+      flag: API_PORT_FLAG,
     },
     ...(mode === 'up'
       ? [

@@ -9,6 +9,7 @@ import {
 } from '../composeProtocolVenues.js'
 import { composeRemoteVenues } from '../composeRemoteVenues.js'
 import { composeWorkerDeps } from '../composeWorkerDeps.js'
+import { portFlag } from '../portFlag.js'
 import { type CommonFlags, onShutdown, openRuntime } from '../runtimeConfig.js'
 import { describeShutdown } from '../shutdownReport.js'
 import { examples } from './commandKit.js'
@@ -82,7 +83,7 @@ export function registerWorkerCommands(program: Command): void {
           : await startMetricsServer({
               metrics,
               host: flags.metricsHost,
-              port: Number(flags.metricsPort),
+              port: portFlag('--metrics-port <port>', flags.metricsPort),
               token: process.env.DN_METRICS_TOKEN || undefined,
             })
       const running = startWorker(deps)

@@ -33,7 +33,6 @@ export function simFundingRates(
   for (; out.length < limit; period++) {
     const time = (period + 1) * interval
     if (time > end) break
-    if (time < fromMs) continue
     out.push({
       time,
       rate: decString(fundingRate(m.market, state.seed, period)),

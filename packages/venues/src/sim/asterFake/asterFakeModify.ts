@@ -3,10 +3,10 @@ import { checkAsterOrder } from '../../aster/precision/checkAsterOrder.js'
 import { param } from './asterFakeAuth.js'
 import { asOneOrder, engineIdOf, nextEngineId } from './asterFakeEngineLegs.js'
 import { placeOnEngine } from './asterFakeEnginePlace.js'
-import { AsterFakeError, mandatory } from './asterFakeError.js'
+import { AsterFakeError } from './asterFakeError.js'
 import { filtersOf } from './asterFakeMarket.js'
 import { orderJson, viewOf } from './asterFakeOrderJson.js'
-import { findOrder } from './asterFakeOrders.js'
+import { decimalParam, findOrder, noSuchOrder } from './asterFakeOrders.js'
 import type { AsterFakeOrder, AsterFakeState } from './asterFakeState.js'
 
 /**
@@ -41,15 +41,6 @@ type Pairs = readonly (readonly [string, string])[]
 
 /** "Maximum 10000 modifications per order." */
 const MAX_MODIFIES = 10_000
-const DECIMAL = /^\d+(\.\d+)?$/
-
-function decimalParam(pairs: Pairs, name: string): string {
-  const v = param(pairs, name)
-  if (!v || !DECIMAL.test(v)) throw mandatory(name)
-  return v
-}
-
-const noSuchOrder = () => new AsterFakeError(-2013, 'Order does not exist.')
 
 /**
  * `PUT /fapi/v3/order`: the user's resting LIMIT order at a new price and

@@ -23,7 +23,8 @@ const CLIENT_ID = /^[.A-Z:/a-z0-9_-]{1,36}$/
 const DECIMAL = /^\d+(\.\d+)?$/
 const TYPES = new Set(['LIMIT', 'MARKET', ...Object.keys(CONDITIONAL)])
 
-function decimalParam(pairs: Pairs, name: string): string {
+/** A required positive decimal parameter, else -1102 naming it. */
+export function decimalParam(pairs: Pairs, name: string): string {
   const v = param(pairs, name)
   if (!v || !DECIMAL.test(v)) throw mandatory(name)
   return v
@@ -199,7 +200,8 @@ export function placeOrder(state: AsterFakeState, user: string, pairs: Pairs) {
   return orderJson(order, answer, state.now())
 }
 
-const noSuchOrder = () => new AsterFakeError(-2013, 'Order does not exist.')
+export const noSuchOrder = () =>
+  new AsterFakeError(-2013, 'Order does not exist.')
 
 /**
  * The user's order named by `orderId` or `origClientOrderId` on

@@ -1,5 +1,9 @@
 import { dec } from '@dn/core'
-import type { HlFakeBuilder, HlFakeState } from './hlFakeState.js'
+import {
+  approvedBuilderFee,
+  type HlFakeBuilder,
+  type HlFakeState,
+} from './hlFakeState.js'
 
 /**
  * Builder codes on the fake: an order naming a builder (`builder: {b, f}`,
@@ -58,7 +62,7 @@ export function checkBuilderFee(
   ) {
     return 'Failed to deserialize the JSON body into the target type: builder'
   }
-  const approved = state.builderFees.get(`${user}|${b.b.toLowerCase()}`)
+  const approved = approvedBuilderFee(state, user, b.b)
   if (approved === undefined || b.f > approved) {
     return HL_BUILDER_FEE_NOT_APPROVED
   }

@@ -1,4 +1,5 @@
 import { type Decimal, dec, decString } from '@dn/core'
+import { usd as usdOf } from '../fillOrder.js'
 import { dexOfSymbol } from './hlDexes.js'
 import { accountExists, type HlFakeState } from './hlFakeState.js'
 
@@ -124,6 +125,4 @@ function cumFunding(state: HlFakeState, u: string, coin: string, szi: string) {
   }
 }
 
-function usd(d: Decimal): string {
-  return decString(d.toDecimalPlaces(6))
-}
+const usd = (d: Decimal) => decString(usdOf(d))

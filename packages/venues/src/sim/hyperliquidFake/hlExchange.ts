@@ -16,6 +16,7 @@ import { cancelHlOrders } from './hlCancel.js'
 import {
   accountExists,
   approveAgent,
+  approveBuilderFee,
   type HlFakeState,
   useNonce,
   userOfSigner,
@@ -250,7 +251,7 @@ async function userSigned(
     }
     const tenths = typeof rate === 'string' ? builderFeeTenths(rate) : null
     if (tenths === null) return err('Invalid max fee rate.')
-    state.builderFees.set(`${signer}|${builder.toLowerCase()}`, tenths)
+    approveBuilderFee(state, signer, builder, tenths)
   }
   return { status: 'ok', response: { type: 'default' } }
 }

@@ -200,3 +200,25 @@ export function approveAgent(
   state.agentsByUser.set(u, agents)
   state.ownerOfAgent.set(a, u)
 }
+
+const builderKey = (user: string, builder: string) =>
+  `${user.toLowerCase()}|${builder.toLowerCase()}`
+
+/** Records `user`'s approved cap for `builder`, in tenths of a bp. */
+export function approveBuilderFee(
+  state: HlFakeState,
+  user: string,
+  builder: string,
+  tenths: number,
+): void {
+  state.builderFees.set(builderKey(user, builder), tenths)
+}
+
+/** `user`'s approved cap for `builder` (tenths of a bp), if any. */
+export function approvedBuilderFee(
+  state: HlFakeState,
+  user: string,
+  builder: string,
+): number | undefined {
+  return state.builderFees.get(builderKey(user, builder))
+}

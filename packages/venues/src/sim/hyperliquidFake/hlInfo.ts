@@ -1,7 +1,11 @@
 import { dec, decString } from '@dn/core'
 import { clearinghouseState } from './hlClearinghouseState.js'
 import { dexField, dexUniverse, fakeDexes, HlDexError } from './hlDexes.js'
-import { accountExists, type HlFakeState } from './hlFakeState.js'
+import {
+  accountExists,
+  approvedBuilderFee,
+  type HlFakeState,
+} from './hlFakeState.js'
 import {
   activeAssetData,
   portfolio,
@@ -153,7 +157,7 @@ function answer(state: HlFakeState, body: Record<string, unknown>): unknown {
       )
     case 'maxBuilderFee': {
       const builder = address(body.builder, 'builder')
-      return state.builderFees.get(`${user(body)}|${builder}`) ?? 0
+      return approvedBuilderFee(state, user(body), builder) ?? 0
     }
     default:
       throw new HlInfoError(

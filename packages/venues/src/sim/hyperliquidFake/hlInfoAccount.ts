@@ -1,4 +1,5 @@
 import { type Decimal, dec, decString } from '@dn/core'
+import { usd as usdOf } from '../fillOrder.js'
 import { venueStyle } from '../venueStyle.js'
 import { isolatedRawUsd } from './hlClearinghouseState.js'
 import { accountExists, type HlFakeState } from './hlFakeState.js'
@@ -42,7 +43,7 @@ function volume(state: HlFakeState, u: string, since: number): Decimal {
   return v
 }
 
-const usd = (d: Decimal) => decString(d.toDecimalPlaces(6))
+const usd = (d: Decimal) => decString(usdOf(d))
 
 /** `userFees` of `u`. */
 export function userFees(state: HlFakeState, u: string) {

@@ -26,6 +26,7 @@ import {
 } from './hlFakeSnapshot.js'
 import {
   approveAgent,
+  approveBuilderFee,
   createHlFakeState,
   type HlFakeAgent,
 } from './hlFakeState.js'
@@ -223,10 +224,7 @@ export async function startHyperliquidFake(
         if (tenths === null) {
           throw new RangeError(`not a fee rate: ${builder.maxFeeRate}`)
         }
-        state.builderFees.set(
-          `${user.toLowerCase()}|${builder.address.toLowerCase()}`,
-          tenths,
-        )
+        approveBuilderFee(state, user, builder.address, tenths)
       }
     },
     rateLimitUsage: () => limiter.usage(),

@@ -128,8 +128,8 @@ export function createOrderTx(
 
 /** True while the order is active: resting on the engine, or waiting for its trigger. */
 export function isLive(state: LighterFakeState, o: LighterFakeOrder): boolean {
+  if (isWaiting(o)) return true
   if (o.refusal !== null) return false
-  if (o.trigger?.firedAt === null) return true
   const view = state.exchange.order(o.owner, o.engineId, o.market.symbol)
   return view?.state === 'open' || view?.state === 'partially_filled'
 }

@@ -4,6 +4,7 @@ import {
   type LighterFakeState,
   marketById,
 } from './lighterFakeState.js'
+import { isWaiting } from './lighterFakeTriggers.js'
 
 type Entries<K, V> = readonly (readonly [K, V])[]
 
@@ -59,10 +60,9 @@ export function restoreLighterFake(
   for (const { marketId, ...o } of s.orders) {
     const market = marketById(state, marketId)
     if (!market) continue
-    state.ordersByIndex.set(o.orderIndex, { ...o, market })
-    if (o.trigger?.firedAt === null && o.refusal === null) {
-      state.waitingTriggers.add(o.orderIndex)
-    }
+    const order = { ...o, market }
+    state.ordersByIndex.set(o.orderIndex, order)
+    if (isWaiting(order)) state.waitingTriggers.add(o.orderIndex)
   }
   for (const [k, index] of s.byClientOrderIndex) {
     const order = state.ordersByIndex.get(index)
