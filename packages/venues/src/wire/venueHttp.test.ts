@@ -4,7 +4,12 @@ import {
   UncertainSubmissionError,
   VenueUnavailableError,
 } from '@dn/core'
-import { describe, expect, test } from 'vitest'
+import { afterEach, describe, expect, test } from 'vitest'
+import {
+  closedPort,
+  type FaultServer,
+  startFaultPeer,
+} from './testing/loopbackFaults.js'
 import {
   budgetCharges,
   createVenueHttp,
@@ -464,6 +469,53 @@ describe('createVenueHttp', () => {
     await expect(t.send(WRITE)).rejects.toBeInstanceOf(Refused)
   })
 
+  test('behavior: an answer the protocol reads as "not done" is VenueUnavailableError, even a 5xx', async () => {
+    let reads = 0
+    const t = scripted(
+      [
+        () => json(503, { msg: 'Service Unavailable.' }),
+        () => json(200, { status: 'err', response: 'busy' }),
+        () => json(503, { msg: 'Unknown error' }),
+      ],
+      {
+        notActed: (a) => {
+          const msg = (a.json as { msg?: string; response?: string }) ?? {}
+          return msg.msg === 'Service Unavailable.'
+            ? 'service unavailable'
+            : msg.response === 'busy'
+              ? 'busy'
+              : null
+        },
+        read: (request, answer, uncertain) => {
+          reads++
+          return { request, answer, uncertain }
+        },
+      },
+    )
+    const free = { ...WRITE, charges: [] }
+    const w = await caught(t.send(free))
+    expect(w).toBeInstanceOf(VenueUnavailableError)
+    expect(w).not.toBeInstanceOf(UncertainSubmissionError)
+    expect(w.message).toBe(
+      'testvenue POST /exchange: not done (HTTP 503): service unavailable',
+    )
+    expect((await caught(t.send(free))).message).toBe(
+      'testvenue POST /exchange: not done (HTTP 200): busy',
+    )
+    // the protocol names only what its venue documents: the rest is uncertain
+    await expect(t.send(free)).rejects.toBeInstanceOf(UncertainSubmissionError)
+    expect(reads).toBe(0)
+    // a "not done" is no rate limit: nothing is held off
+    expect(t.budget.heldOff()).toBeNull()
+  })
+
+  test('error: a 408 is uncertain for a write, like a 5xx', async () => {
+    const t = scripted([() => json(408, { code: -1007 })])
+    const w = await caught(t.send(WRITE))
+    expect(w).toBeInstanceOf(UncertainSubmissionError)
+    expect(w.message).toBe('testvenue POST /exchange: HTTP 408 {"code":-1007}')
+  })
+
   test('default: budgetCharges puts per-account charges in their own bucket', () => {
     expect(
       budgetCharges([
@@ -491,5 +543,76 @@ describe('createVenueHttp', () => {
     await caught(t.send({ ...READ, answerCharges: perItems }))
     // the 503 carried no items: only the request's own 2 more
     expect(t.budget.usage()[0]).toMatchObject({ bucket: 'weight', used: 6 })
+  })
+})
+
+/**
+ * The transport's proofs end to end: createVenueHttp over Node's own
+ * fetch, against loopback peers that fail one way each.
+ */
+describe('createVenueHttp over Node fetch', () => {
+  let peers: FaultServer[] = []
+  afterEach(async () => {
+    await Promise.all(peers.map((p) => p.close()))
+    peers = []
+  })
+  const over = (baseUrl: string) =>
+    createVenueHttp(
+      { venue: 'testvenue', rateLimited: () => null, read: () => 'read' },
+      {
+        baseUrl,
+        timeout: 150,
+        budget: createRequestBudget({ name: 'test', limits: [] }),
+        fetchFn: globalThis.fetch,
+      },
+    )
+  const write = { ...WRITE, charges: [] }
+
+  test('error: refused is "not reachable", nothing sent', async () => {
+    const err = await caught(
+      over(`http://127.0.0.1:${await closedPort()}`)(write),
+    )
+    expect(err).toBeInstanceOf(VenueUnavailableError)
+    expect(err.message).toBe('testvenue POST /exchange: not reachable')
+  })
+
+  test('error: our timeout during a stalled TLS handshake never wrote the order', async () => {
+    const peer = await startFaultPeer('silent')
+    peers.push(peer)
+    const err = await caught(over(`https://127.0.0.1:${peer.port}`)(write))
+    expect(err).toBeInstanceOf(VenueUnavailableError)
+    expect(err).not.toBeInstanceOf(UncertainSubmissionError)
+    expect(err.message).toBe(
+      'testvenue POST /exchange: timed out before the request was written',
+    )
+  })
+
+  test('error: a reset after our ClientHello never wrote the order', async () => {
+    const peer = await startFaultPeer('resetOnData')
+    peers.push(peer)
+    const err = await caught(over(`https://127.0.0.1:${peer.port}`)(write))
+    expect(err).toBeInstanceOf(VenueUnavailableError)
+    expect(err.message).toBe(
+      'testvenue POST /exchange: failed before the request was written',
+    )
+  })
+
+  test('error: our timeout after the order was written is uncertain', async () => {
+    const peer = await startFaultPeer('silent')
+    peers.push(peer)
+    const err = await caught(over(`http://127.0.0.1:${peer.port}`)(write))
+    expect(err).toBeInstanceOf(UncertainSubmissionError)
+    expect(err.message).toBe('testvenue POST /exchange: timed out')
+    expect(peer.received()).toBeGreaterThan(0)
+  })
+
+  test('error: closed after the order was read is uncertain', async () => {
+    const peer = await startFaultPeer('finOnData')
+    peers.push(peer)
+    const err = await caught(over(`http://127.0.0.1:${peer.port}`)(write))
+    expect(err).toBeInstanceOf(UncertainSubmissionError)
+    expect(err.message).toBe(
+      'testvenue POST /exchange: request failed after sending',
+    )
   })
 })

@@ -8,6 +8,7 @@ import {
 } from '@dn/core'
 import { failedBeforeSending, isTimeout } from './fetchFailure.js'
 import { chargeBucket, type RequestCharge } from './requestCharge.js'
+import { watchRequestWrites } from './requestWrites.js'
 
 /** `read`: nothing changes at the venue; `write`: something may be placed. */
 export type CallKind = 'read' | 'write'
@@ -53,7 +54,8 @@ export interface VenueAnswer {
 
 /**
  * What each venue supplies to the one HTTP layer: its name, how it says
- * "too many requests", and how it reads every other answer.
+ * "too many requests" and "I did not act", and how it reads every other
+ * answer.
  */
 export interface VenueProtocol<T> {
   /** e.g. `hyperliquid`, used in messages */
@@ -63,6 +65,14 @@ export interface VenueProtocol<T> {
    * the answer is not one. Nothing the refused request asked was done.
    */
   rateLimited(answer: VenueAnswer): number | null
+  /**
+   * An answer the venue documents as "not done" (other than its rate
+   * limit): why, or null. Nothing the request asked was done, so an
+   * order may be sent again (same client order id, a fresh signature);
+   * checked before the 5xx rule, so a venue may name a 5xx here. Absent
+   * or null: a 5xx stays uncertain.
+   */
+  notActed?(answer: VenueAnswer): string | null
   /** What the answer says was spent (used-weight headers). */
   settle?(
     request: VenueRequest,
@@ -70,9 +80,10 @@ export interface VenueProtocol<T> {
     budget: RequestBudget,
   ): void
   /**
-   * The result of an answer that is not a rate limit and not a 5xx, or
-   * the venue's refusal as an error. `uncertain(msg)` builds the error
-   * for an answer that cannot be trusted (a write: maybe done).
+   * The result of an answer that is not a rate limit, not "not done" and
+   * not a 5xx or 408, or the venue's refusal as an error.
+   * `uncertain(msg)` builds the error for an answer that cannot be
+   * trusted (a write: maybe done).
    */
   read(
     request: VenueRequest,
@@ -96,10 +107,13 @@ type VenueSend<T> = (request: VenueRequest) => Promise<T>
  * The one HTTP layer every venue adapter and binder sends through:
  * - waits for the venue's request budget (by priority) before sending;
  *   a budget that stays spent fails VenueUnavailableError, nothing sent;
- * - a connection never made → VenueUnavailableError (nothing sent);
+ * - a request proved never written (`failedBeforeSending`, or undici
+ *   never wrote it: `requestWrites.ts`) → VenueUnavailableError;
  * - the venue's rate-limit answer → the budget holds off for as long as
  *   the venue asks, VenueUnavailableError (refused, nothing done);
- * - timeout, reset, 5xx or a body cut off → a write is
+ * - an answer the venue documents as "not done" (`notActed`) →
+ *   VenueUnavailableError;
+ * - timeout, reset, 5xx, 408 or a body cut off → a write is
  *   UncertainSubmissionError (maybe done: look it up, never resend),
  *   a read VenueUnavailableError;
  * - anything else is the venue protocol's to read.
@@ -121,24 +135,33 @@ export function createVenueHttp<T>(
       await budget.acquire(budgetCharges(req.charges), req.priority)
     }
     let res: Response
+    const writes = watchRequestWrites()
     try {
-      res = await options.fetchFn(
-        req.query ? `${base}${req.path}?${req.query}` : `${base}${req.path}`,
-        {
-          method: req.method,
-          headers: {
-            ...(req.body ? { 'content-type': req.body.contentType } : {}),
-            ...req.headers,
+      res = await writes.run(() =>
+        options.fetchFn(
+          req.query ? `${base}${req.path}?${req.query}` : `${base}${req.path}`,
+          {
+            method: req.method,
+            headers: {
+              ...(req.body ? { 'content-type': req.body.contentType } : {}),
+              ...req.headers,
+            },
+            ...(req.body ? { body: req.body.text } : {}),
+            signal: AbortSignal.timeout(options.timeout),
           },
-          ...(req.body ? { body: req.body.text } : {}),
-          signal: AbortSignal.timeout(options.timeout),
-        },
+        ),
       )
     } catch (err) {
       if (failedBeforeSending(err)) {
         throw new VenueUnavailableError(`${what}: not reachable`, {
           cause: err,
         })
+      }
+      if (writes.noneWritten()) {
+        throw new VenueUnavailableError(
+          `${what}: ${isTimeout(err) ? 'timed out' : 'failed'} before the request was written`,
+          { cause: err },
+        )
       }
       throw uncertain(
         isTimeout(err) ? 'timed out' : 'request failed after sending',
@@ -172,7 +195,17 @@ export function createVenueHttp<T>(
         `${what}: rate limited (HTTP ${res.status}), backing off ${Math.ceil(holdMs / 1000)} s`,
       )
     }
-    if (res.status >= 500) {
+    const refused = protocol.notActed?.(answer) ?? null
+    if (refused !== null) {
+      throw new VenueUnavailableError(
+        `${what}: not done (HTTP ${res.status}): ${refused}`,
+      )
+    }
+    // A 408 may be a gateway that gave up waiting for the venue, not only
+    // a slow client: Binance USDⓈ-M futures (whose API Aster's copies)
+    // answers 408 on a "timeout ... waiting for a response from the
+    // backend server". Like a 5xx it says nothing of what was done.
+    if (res.status >= 500 || res.status === 408) {
       throw uncertain(`HTTP ${res.status} ${text.slice(0, 200)}`.trim())
     }
     return protocol.read(req, answer, (msg) => uncertain(msg))

@@ -44,6 +44,12 @@ interface AsterTransportOptions {
 
 /** Aster codes meaning "sent, execution status unknown". */
 const UNKNOWN_CODES = new Set([-1006, -1007])
+/**
+ * Aster codes meaning "refused, try again": -1001 DISCONNECTED "Internal
+ * error; unable to process your request. Please try again.", -1015
+ * TOO_MANY_ORDERS (an order-count limit, when it comes without a 429).
+ */
+const NOT_DONE_CODES = new Set([-1001, -1015])
 const MINUTE = 60_000
 /** the per-IP weight limit `X-MBX-USED-WEIGHT-1M` reports on */
 const WEIGHT_LIMIT = 'REQUEST_WEIGHT'
@@ -52,6 +58,17 @@ const WEIGHT_LIMIT = 'REQUEST_WEIGHT'
  * Aster's answers (Futures V3):
  * - 429, 418 (IP ban) and -1003 are its rate limit: nothing is sent until
  *   `Retry-After` (default 60 s, a ban 120 s) has passed;
+ * - "not done" (may go again): 403, the WAF's refusal, and -1001 / -1015
+ *   below HTTP 500;
+ * - every 5xx is uncertain, whatever its body. Aster's own doc (asterdex
+ *   api-docs `V3(Recommended)/EN/aster-finance-futures-api-v3.md`, "HTTP
+ *   Return Codes") says a 503 is "NOT ... a failure operation; the
+ *   execution status is UNKNOWN" and has none of the 503 variants Binance
+ *   USDⓈ-M documents as failures ("Service Unavailable.", -1001
+ *   "Internal error; unable to process your request", -1008 overload:
+ *   developers.binance.com `derivatives/usds-margined-futures/general-info`);
+ *   -1008 is not among Aster's codes at all. So none of them is read as
+ *   "not done" here;
  * - `X-MBX-USED-WEIGHT-1M` on every answer tells what this IP spent,
  *   other processes included: the budget counts it;
  * - -1006/-1007 mean "sent, status unknown": a write is uncertain;
@@ -66,6 +83,15 @@ const asterProtocol: VenueProtocol<unknown> = {
       return a.status === 418 ? 2 * MINUTE : MINUTE
     }
     return errorCode(a.json) === -1003 ? MINUTE : null
+  },
+  notActed(a) {
+    // "HTTP 403 return code is used when the WAF Limit (Web Application
+    // Firewall) has been violated": refused in front of the API
+    if (a.status === 403) return `WAF limit ${a.text.slice(0, 200)}`.trim()
+    const code = errorCode(a.json)
+    return a.status < 500 && code !== null && NOT_DONE_CODES.has(code)
+      ? (errorMsg(a.json) ?? `code ${code}`)
+      : null
   },
   settle(_req, a, budget) {
     const used = a.headers.get('x-mbx-used-weight-1m')

@@ -16,6 +16,7 @@ import {
   hlAnswerCharges,
   hlRequestCharges,
 } from '../limits/hlLimits.js'
+import { hlNotActed } from './hlNotActed.js'
 
 interface HlTransportOptions {
   readonly baseUrl: string
@@ -39,13 +40,18 @@ export type HlPost = (
 const HL_RATE_LIMIT_HOLD_MS = 10_000
 
 /**
- * Hyperliquid's answers: 429 is its rate limit (per IP); a 4xx on a write
- * is a refusal (VenueRejectedError), on a read an outage; a 200 must be
- * JSON.
+ * Hyperliquid's answers: 429 is its rate limit (per IP); the per-address
+ * limit's refusal is "not done" (`hlNotActed`); a 4xx on a write is a
+ * refusal (VenueRejectedError), on a read an outage; a 200 must be JSON.
+ * A 5xx stays uncertain: neither the API docs (`error-responses`,
+ * `rate-limits`) nor the SDKs (hyperliquid-python-sdk `api.py`: any 5xx is
+ * a bare `ServerError`; nktkas/hyperliquid: `HttpRequestError`) say what
+ * one means for an action.
  */
 const hlProtocol: VenueProtocol<unknown> = {
   venue: 'hyperliquid',
   rateLimited: (a) => (a.status === 429 ? HL_RATE_LIMIT_HOLD_MS : null),
+  notActed: (a) => hlNotActed(a.json),
   read(req, answer, uncertain) {
     if (answer.status < 200 || answer.status > 299) {
       const text = answer.text.slice(0, 500)

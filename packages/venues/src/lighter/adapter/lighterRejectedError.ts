@@ -21,6 +21,7 @@ export const LIGHTER_CODES = {
   ok: 200,
   invalidTxInfo: 21501,
   l1SignatureFailed: 21504,
+  tooManyPendingTxs: 21506,
   invalidBaseAmount: 21701,
   invalidPrice: 21702,
   invalidExpiry: 21711,

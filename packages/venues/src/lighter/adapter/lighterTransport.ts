@@ -89,10 +89,24 @@ const LIGHTER_RATE_LIMIT_HOLD_MS = 10_000
 /**
  * Lighter's answers. `{code, message}` with a code other than 200 (HTTP
  * 400, or a 200) is a LighterRejectedError: refused at the API, nothing
- * happened. 429 or codes 23000..23003 are its rate limit.
+ * happened. 429 or codes 23000..23003 are its rate limit; 21506 "too many
+ * pending txs. Please try again later" is "not done" (ccxt `lighter.ts`'s
+ * code table, which mirrors apidocs.lighter.xyz): refused at the API, so
+ * neither the tx nor its nonce was used. A 5xx (and a 408) stays
+ * uncertain: Lighter's error list has only API codes and says nothing of
+ * what a 5xx from `sendTx` did (lighter-python's generated client raises
+ * a bare `ServiceException` for one).
  */
 const lighterProtocol: VenueProtocol<Record<string, unknown>> = {
   venue: 'lighter',
+  notActed(a) {
+    const body = isObj(a.json) ? a.json : null
+    if (body?.code !== LIGHTER_CODES.tooManyPendingTxs) return null
+    // the API's own refusal (as LighterRejectedError reads it), not a
+    // gateway's body that happens to carry the code
+    const atApi = a.status === 400 || (a.status >= 200 && a.status < 300)
+    return atApi ? String(body.message ?? 'too many pending txs') : null
+  },
   rateLimited(a) {
     const code = isObj(a.json) ? a.json.code : undefined
     const limited =
