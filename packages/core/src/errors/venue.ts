@@ -23,6 +23,15 @@ export class VenueUnavailableError extends VenueError {
  */
 export class RequestBudgetError extends VenueUnavailableError {
   override name = 'RequestBudgetError'
+  /** ms until the budget has room for it; undefined when never */
+  readonly retryAfterMs: number | undefined
+  constructor(
+    message: string,
+    options?: AppErrorOptions & { retryAfterMs?: number | undefined },
+  ) {
+    super(message, options)
+    this.retryAfterMs = options?.retryAfterMs
+  }
 }
 
 /** The venue answered and refused the request; nothing was placed. */

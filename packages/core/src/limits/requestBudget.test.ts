@@ -1,10 +1,11 @@
 import fc from 'fast-check'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
-import { VenueUnavailableError } from '../errors/venue.js'
+import { RequestBudgetError, VenueUnavailableError } from '../errors/venue.js'
 import {
   type BudgetCharge,
   createRequestBudget,
   DEFAULT_DELIVERY_MARGIN_MS,
+  INTERACTIVE_MAX_WAIT_MS,
   PRIORITY_CEILING,
   REQUEST_PRIORITIES,
   type RequestBudgetOptions,
@@ -159,12 +160,14 @@ describe('createRequestBudget', () => {
     expect(REQUEST_PRIORITIES).toEqual([
       'order',
       'urgent',
+      'interactive',
       'routine',
       'history',
     ])
     expect(PRIORITY_CEILING).toEqual({
       order: 1,
       urgent: 0.9,
+      interactive: 0.9,
       routine: 0.75,
       history: 0.75,
     })
@@ -189,7 +192,7 @@ describe('createRequestBudget', () => {
     expect(log).toEqual(['history', 'routine', 'history'])
   })
 
-  test.each(['urgent', 'routine', 'history'] as const)(
+  test.each(['urgent', 'interactive', 'routine', 'history'] as const)(
     'behavior: %s reads filling their ceiling never delay an order send',
     async (priority) => {
       const b = budgetOf()
@@ -310,6 +313,72 @@ describe('createRequestBudget', () => {
     expect(order.state).toBe('pending')
     await advance(8_000)
     expect(order.state).toBe('resolved')
+  })
+
+  describe('interactive: a read an HTTP caller waits on', () => {
+    /** a budget of a minute's window, full to the interactive ceiling */
+    async function fullMinute() {
+      const b = budgetOf({
+        limits: [{ id: 'weight', capacity: 100, windowMs: 60_000 }],
+      })
+      await b.acquire(charge(45), 'order')
+      return b
+    }
+
+    test('default: room within INTERACTIVE_MAX_WAIT_MS (5 s) is waited for', async () => {
+      expect(INTERACTIVE_MAX_WAIT_MS).toBe(5_000)
+      const b = await fullMinute()
+      await advance(60_000 - INTERACTIVE_MAX_WAIT_MS)
+      const t = track(b.acquire(charge(1), 'interactive'))
+      await advance(INTERACTIVE_MAX_WAIT_MS - 1)
+      expect(t.state).toBe('pending')
+      await advance(1)
+      expect(t.state).toBe('resolved')
+      expect(t.at).toBe(T0 + 60_000)
+    })
+
+    test('error: room past the bound is refused at once, saying when it comes', async () => {
+      const b = await fullMinute()
+      await advance(60_000 - INTERACTIVE_MAX_WAIT_MS - 1)
+      const t = track(b.acquire(charge(1), 'interactive'))
+      await advance(0)
+      expect(t.state).toBe('rejected')
+      expect(t.at).toBe(T0 + 60_000 - INTERACTIVE_MAX_WAIT_MS - 1)
+      expect(t.error).toBeInstanceOf(RequestBudgetError)
+      expect((t.error as RequestBudgetError).retryAfterMs).toBe(
+        INTERACTIVE_MAX_WAIT_MS + 1,
+      )
+      expect((t.error as Error).message).toMatch(
+        /^hl: not sent, its interactive request budget is spent/,
+      )
+      expect(b.usage()[0]).toMatchObject({ used: 45, requests: 1 })
+    })
+
+    test('error: a waiter whose room is taken fails at the bound, with when room comes', async () => {
+      const b = await fullMinute()
+      await advance(60_000 - 1_000)
+      const t = track(b.acquire(charge(1), 'interactive'))
+      // another process spent weight on the same IP meanwhile
+      b.observe('weight', 'weight', 100)
+      await advance(INTERACTIVE_MAX_WAIT_MS)
+      expect(t.state).toBe('rejected')
+      // when the first 45 left, the 55 observed still held the room
+      expect(t.at).toBe(T0 + 60_000)
+      expect((t.error as RequestBudgetError).retryAfterMs).toBe(59_000)
+    })
+
+    test('behavior: served after an urgent waiter, before a routine one', async () => {
+      const b = budgetOf()
+      const log: string[] = []
+      await b.acquire(charge(45), 'order')
+      track(b.acquire(charge(20), 'routine'), 'routine', log)
+      track(b.acquire(charge(20), 'interactive'), 'interactive', log)
+      track(b.acquire(charge(20), 'urgent'), 'urgent', log)
+      await advance(WINDOW)
+      expect(log).toEqual(['urgent', 'interactive'])
+      await advance(WINDOW)
+      expect(log).toEqual(['urgent', 'interactive', 'routine'])
+    })
   })
 
   test('behavior: holdOff makes an acquire wait, and heldOff reports it', async () => {

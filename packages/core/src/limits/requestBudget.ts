@@ -24,6 +24,9 @@ export { REQUEST_PRIORITIES, type RequestPriority }
 export const PRIORITY_CEILING: Readonly<Record<RequestPriority, number>> = {
   order: 1,
   urgent: 0.9,
+  // as urgent, served after it: a person binding waits behind a task's
+  // liquidation guard, not behind monitoring
+  interactive: 0.9,
   routine: 0.75,
   // as routine, and served after it: waiters are served most urgent first
   // and a bucket a routine read waits on is not given to history. Below
@@ -37,10 +40,19 @@ export const PRIORITY_CEILING: Readonly<Record<RequestPriority, number>> = {
 /** See RequestBudgetOptions.deliveryMarginMs. */
 export const DEFAULT_DELIVERY_MARGIN_MS = 2_000
 
+/**
+ * How long a read an HTTP caller waits on may wait for budget: the
+ * caller's own timeout (the client's is 10 s) must cover the wait, the
+ * venue's answer and a prepare's reads at several venues. Room further
+ * off is answered at once, with when it comes (Retry-After).
+ */
+export const INTERACTIVE_MAX_WAIT_MS = 5_000
+
 /** How long a request may wait for budget before it fails unsent. */
 const DEFAULT_MAX_WAIT_MS: Readonly<Record<RequestPriority, number>> = {
   order: 15_000,
   urgent: 10_000,
+  interactive: INTERACTIVE_MAX_WAIT_MS,
   routine: 5_000,
   history: 5_000,
 }
@@ -85,9 +97,11 @@ export interface RequestBudget {
   setLimits(limits: readonly BudgetLimit[]): void
   /**
    * Waits until every charge fits under its priority's ceiling, then
-   * counts it. Fails with VenueUnavailableError (nothing sent) when the
-   * budget stays spent past `maxWaitMs`, or while the venue has told us
-   * to back off beyond it.
+   * counts it. Fails with RequestBudgetError (nothing sent; its
+   * `retryAfterMs` says when there is room) when the budget stays spent
+   * past `maxWaitMs`, or while the venue has told us to back off beyond
+   * it: at once when that is known on arrival, since waiting would not
+   * change it.
    */
   acquire(
     charges: readonly BudgetCharge[],
@@ -269,7 +283,7 @@ export function createRequestBudget(
       if (now + wait > w.deadline) {
         // not even alone would it be sent in time
         waiters.splice(waiters.indexOf(w), 1)
-        w.reject(spent(w, now))
+        w.reject(spent(w, now, wait))
         continue
       }
       // a bucket a more urgent (or earlier) waiter waits on is kept for it
@@ -290,13 +304,15 @@ export function createRequestBudget(
     }
   }
 
-  function spent(w: Waiter, now: number): RequestBudgetError {
+  /** `wait`: ms until it would fit (Infinity: never, too heavy). */
+  function spent(w: Waiter, now: number, wait: number): RequestBudgetError {
     const why =
       hold && hold.until > now
         ? `the venue asked us to back off (${hold.reason}) for ${Math.ceil((hold.until - now) / 1000)} s`
         : `its ${w.priority} request budget is spent`
     return new RequestBudgetError(
       `${options.name}: not sent, ${why}; retrying later`,
+      Number.isFinite(wait) ? { retryAfterMs: wait } : {},
     )
   }
 

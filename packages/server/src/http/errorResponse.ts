@@ -4,6 +4,7 @@ import {
   errorBody,
   isAppError,
   RateLimitedError,
+  RequestBudgetError,
 } from '@dn/core'
 import type { Logger } from '../logger.js'
 import type { HttpResponse } from './httpResponse.js'
@@ -42,9 +43,13 @@ export function errorResponse(
 
 function fromAppError(err: AppError): HttpResponse & { code: DnErrorCode } {
   const headers: Record<string, string> = {}
-  if (err instanceof RateLimitedError) {
-    headers['retry-after'] = String(err.retryAfterSeconds)
-  }
+  const retryAfter =
+    err instanceof RateLimitedError
+      ? err.retryAfterSeconds
+      : err.status === 503
+        ? budgetRetryAfter(err)
+        : undefined
+  if (retryAfter !== undefined) headers['retry-after'] = String(retryAfter)
   if (err.status === 413) headers.connection = 'close'
   return {
     status: err.status,
@@ -52,4 +57,16 @@ function fromAppError(err: AppError): HttpResponse & { code: DnErrorCode } {
     body: errorBody(err),
     headers,
   }
+}
+
+/**
+ * Seconds until the venue budget that refused the request unsent has
+ * room (from a RequestBudgetError in the cause chain), so a caller waits
+ * that long instead of retrying into the same refusal.
+ */
+function budgetRetryAfter(err: AppError): number | undefined {
+  const refusal = err.walk((e) => e instanceof RequestBudgetError)
+  const ms =
+    refusal instanceof RequestBudgetError ? refusal.retryAfterMs : undefined
+  return ms === undefined ? undefined : Math.max(1, Math.ceil(ms / 1000))
 }

@@ -4,6 +4,7 @@ import {
   type CompletionResult,
   type PreparedVenue,
   type RequestBudget,
+  type RequestPriority,
   type SignRequest,
   systemClock,
   type VenueBinder,
@@ -82,8 +83,16 @@ export function createAsterBinder(o: AsterBinderOptions): VenueBinder {
   const nonces = createAsterNonces(clock)
   const known = new Map<string, string>()
 
-  /** Is `agent` listed for `owner` and unexpired? Asked as the agent. */
-  async function listed(owner: string, secret: string): Promise<boolean> {
+  /**
+   * Is `agent` listed for `owner` and unexpired? Asked as the agent. A
+   * user waits on binding: `urgent` for the worker's completion,
+   * `interactive` for a check an HTTP caller waits on.
+   */
+  async function listed(
+    owner: string,
+    secret: string,
+    priority: RequestPriority = 'urgent',
+  ): Promise<boolean> {
     const agent = privateKeyToAccount(secret as Hex).address
     // Aster keeps nonces per user: one counter per owner for the approval
     // and the agent's checks
@@ -104,8 +113,7 @@ export function createAsterBinder(o: AsterBinderOptions): VenueBinder {
         path: '/fapi/v3/agent',
         params: `${msg}&signature=${signature}`,
         kind: 'read',
-        // a user waits on binding
-        priority: 'urgent',
+        priority,
         account: owner,
       })
     } catch (err) {
@@ -208,7 +216,7 @@ export function createAsterBinder(o: AsterBinderOptions): VenueBinder {
       ) {
         return false
       }
-      return listed(owner, secret)
+      return listed(owner, secret, 'interactive')
     },
   }
 

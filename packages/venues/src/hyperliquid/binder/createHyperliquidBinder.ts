@@ -4,6 +4,7 @@ import {
   type CompletionResult,
   type PreparedVenue,
   type RequestBudget,
+  type RequestPriority,
   type SignRequest,
   systemClock,
   UncertainSubmissionError,
@@ -53,17 +54,19 @@ export function createHyperliquidBinder(
     timeout: o.timeout ?? 10_000,
     budget: o.budget ?? createHlBudget({ clock }),
   })
-  // a user waits on binding: its reads go before routine monitoring
+  // a user waits on binding: its sends and reads go before routine
+  // monitoring; the reads an HTTP caller waits on are `interactive`
   const post = async (
     path: '/info' | '/exchange',
     body: unknown,
+    priority: RequestPriority = 'urgent',
   ): Promise<unknown> => {
     try {
       return await send(
         path,
         body,
         path === '/info' ? 'read' : 'write',
-        'urgent',
+        priority,
       )
     } catch (err) {
       // an approval carries its own nonce: sending it again is refused or
@@ -81,14 +84,23 @@ export function createHyperliquidBinder(
   }
   const agents = async (
     owner: string,
+    priority?: RequestPriority,
   ): Promise<{ address: string; validUntil?: number }[]> => {
-    const list = await post('/info', { type: 'extraAgents', user: owner })
+    const list = await post(
+      '/info',
+      { type: 'extraAgents', user: owner },
+      priority,
+    )
     return Array.isArray(list)
       ? (list as { address: string; validUntil?: number }[])
       : []
   }
-  const hasAgent = async (owner: string, ref: string) =>
-    (await agents(owner)).some(
+  const hasAgent = async (
+    owner: string,
+    ref: string,
+    priority?: RequestPriority,
+  ) =>
+    (await agents(owner, priority)).some(
       (a) =>
         a.address.toLowerCase() === ref.toLowerCase() &&
         (a.validUntil === undefined || a.validUntil > clock.now()),
@@ -106,9 +118,11 @@ export function createHyperliquidBinder(
   return {
     venue: 'hl',
     async findAccount(owner) {
-      const r = (await post('/info', { type: 'userRole', user: owner })) as {
-        role?: string
-      }
+      const r = (await post(
+        '/info',
+        { type: 'userRole', user: owner },
+        'interactive',
+      )) as { role?: string }
       if (r.role === 'missing') return 'missing'
       return r.role === 'user' ? 'found' : 'not_owned'
     },
@@ -193,6 +207,6 @@ export function createHyperliquidBinder(
         ? { outcome: 'bound' }
         : { outcome: 'confirming' }
     },
-    isUsable: (owner, ref) => hasAgent(owner, ref),
+    isUsable: (owner, ref) => hasAgent(owner, ref, 'interactive'),
   }
 }

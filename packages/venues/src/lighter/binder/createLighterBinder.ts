@@ -2,6 +2,7 @@ import {
   type BindingConfig,
   type Clock,
   type PreparedVenue,
+  type RequestPriority,
   systemClock,
   type VenueBinder,
   type VenueTarget,
@@ -64,7 +65,9 @@ export interface LighterBinderOptions {
  * Lighter Account` message and, with fee approval, the one-line consent.
  * complete: ChangePubKey signed by the new key with the owner's `L1Sig`,
  * then ApproveIntegrator (four zero caps), each confirmed by `apikeys`
- * and `account.approved_integrators` before reporting `bound`.
+ * and `account.approved_integrators` before reporting `bound`. The reads
+ * an HTTP caller waits on (listAccounts, findAccount, prepare, isUsable)
+ * wait for budget as `interactive`; completion's as `urgent`.
  */
 export function createLighterBinder(
   options: LighterBinderOptions,
@@ -78,15 +81,21 @@ export function createLighterBinder(
     budget: lighterBudgetOf(options, clock),
   })
 
-  /** `accountsByL1Address`: the owner's account indexes ([] when none). */
-  async function listAccounts(owner: string): Promise<number[]> {
+  /**
+   * `accountsByL1Address`: the owner's account indexes ([] when none).
+   * An HTTP caller waits on it unless the worker's completion asks.
+   */
+  async function listAccounts(
+    owner: string,
+    priority: RequestPriority = 'interactive',
+  ): Promise<number[]> {
     let raw: Record<string, unknown>
     try {
       raw = await transport.get(
         'accountsByL1Address',
         { l1_address: owner },
         undefined,
-        BINDING_PRIORITY,
+        priority,
       )
     } catch (err) {
       if (err instanceof LighterRejectedError) {
@@ -109,8 +118,9 @@ export function createLighterBinder(
   async function findAccount(
     owner: string,
     target: VenueTarget,
+    priority: RequestPriority = 'interactive',
   ): Promise<'found' | 'missing' | 'not_owned'> {
-    const indexes = await listAccounts(owner)
+    const indexes = await listAccounts(owner, priority)
     if (indexes.length === 0) return 'missing'
     if (
       target.accountIndex === undefined ||
@@ -124,7 +134,7 @@ export function createLighterBinder(
         'account',
         { by: 'index', value: target.accountIndex },
         undefined,
-        BINDING_PRIORITY,
+        priority,
       )
       const a = Array.isArray(byIndex.accounts)
         ? byIndex.accounts[0]
@@ -155,9 +165,20 @@ export function createLighterBinder(
     if (accountIndex === undefined || !Number.isSafeInteger(accountIndex)) {
       throw new RangeError(`${venue} binding needs an accountIndex`)
     }
-    const used = await registeredKeys(transport, accountIndex)
+    // the HTTP caller of prepare waits on these reads
+    const used = await registeredKeys(
+      transport,
+      accountIndex,
+      undefined,
+      'interactive',
+    )
     const apiKeyIndex = pickLighterApiKeySlot(used.keys())
-    const nonce = await nextNonce(transport, accountIndex, apiKeyIndex)
+    const nonce = await nextNonce(
+      transport,
+      accountIndex,
+      apiKeyIndex,
+      'interactive',
+    )
     const keys = generateLighterKeyPair()
     return prepareLighterBinding({
       venue,
@@ -180,8 +201,8 @@ export function createLighterBinder(
 
   const binder: VenueBinder = {
     venue,
-    findAccount,
-    listAccounts,
+    findAccount: (owner, target) => findAccount(owner, target),
+    listAccounts: (owner) => listAccounts(owner),
     prepare,
     verify: verifySignRequest,
     complete: (owner, entry) =>
@@ -192,7 +213,7 @@ export function createLighterBinder(
           clock,
           chainId: lighterSignerChainId(venue, options.testnet ?? false),
           approvalTtlMs: options.approvalTtlMs ?? 365 * 86_400_000,
-          findAccount,
+          findAccount: (o, t) => findAccount(o, t, BINDING_PRIORITY),
         },
         owner,
         entry,
@@ -205,7 +226,13 @@ export function createLighterBinder(
       if ((await findAccount(owner, { venue, accountIndex })) !== 'found') {
         return false
       }
-      return (await registeredKeys(transport, accountIndex, slot)).has(slot)
+      const keys = await registeredKeys(
+        transport,
+        accountIndex,
+        slot,
+        'interactive',
+      )
+      return keys.has(slot)
     },
   }
   return Object.freeze(binder)

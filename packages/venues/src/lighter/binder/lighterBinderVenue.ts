@@ -1,4 +1,8 @@
-import { VenueRejectedError, VenueUnavailableError } from '@dn/core'
+import {
+  type RequestPriority,
+  VenueRejectedError,
+  VenueUnavailableError,
+} from '@dn/core'
 import type { LighterTransport } from '../adapter/lighterTransport.js'
 import { intField, isObj } from '../adapter/lighterWireValue.js'
 
@@ -10,7 +14,10 @@ import { intField, isObj } from '../adapter/lighterWireValue.js'
  * @module
  */
 
-/** A user waits on binding: its reads go before routine monitoring. */
+/**
+ * A user waits on binding: its reads go before routine monitoring. Those
+ * an HTTP caller waits on (prepare's) are `interactive`.
+ */
 export const BINDING_PRIORITY = 'urgent'
 
 /** Runs a read; refusals other than `accepted` become unavailability. */
@@ -35,13 +42,14 @@ export async function registeredKeys(
   t: LighterTransport,
   accountIndex: number,
   apiKeyIndex = 255,
+  priority: RequestPriority = BINDING_PRIORITY,
 ): Promise<Map<number, string>> {
   const raw = await lighterRead('apikeys', () =>
     t.get(
       'apikeys',
       { account_index: accountIndex, api_key_index: apiKeyIndex },
       undefined,
-      BINDING_PRIORITY,
+      priority,
     ),
   )
   const out = new Map<number, string>()
@@ -63,13 +71,14 @@ export async function nextNonce(
   t: LighterTransport,
   accountIndex: number,
   apiKeyIndex: number,
+  priority: RequestPriority = BINDING_PRIORITY,
 ): Promise<number> {
   const raw = await lighterRead('nextNonce', () =>
     t.get(
       'nextNonce',
       { account_index: accountIndex, api_key_index: apiKeyIndex },
       undefined,
-      BINDING_PRIORITY,
+      priority,
     ),
   )
   const nonce = intField(raw.nonce)
