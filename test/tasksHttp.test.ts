@@ -202,6 +202,7 @@ describe.each(dialects())('task routes over HTTP (%s)', (dialect) => {
       longMarket: 'BTC', shortMarket: 'BTC', sizeUsd: '100', status: 'pending',
       liqProtectionPct: '5', sizeMismatchPct: '2.5', fundingUsd: '0',
       createdAt: at(), updatedAt: at(), ...nulls(...NULLABLE), pnl: NO_PNL,
+      settling: false,
     } })
     // biome-ignore format: one body
     const other = { longVenue: 'aster', longMarket: 'ETHUSDT',

@@ -61,12 +61,17 @@ export async function startProtocolService(o: {
   readonly workerOptions?: WorkerOptions
   /** records every venue call of the composed venues @default none */
   readonly metrics?: DnMetrics
+  /** the simulated venues settle funding this often @default hourly */
+  readonly fundingIntervalMs?: number
   /** the worker trades through these instead (wire faults, spies) */
   readonly workerAdapters?: (
     venues: ComposedVenues,
   ) => Partial<Record<VenueId, VenueAdapter>>
 }): Promise<ProtocolService> {
-  const sim = createSimVenues({ seed: o.seed })
+  const sim = createSimVenues({
+    seed: o.seed,
+    fundingIntervalMs: o.fundingIntervalMs,
+  })
   let svc: TestService | undefined
   const current = () => svc as TestService
   const venues = await composeVenues(

@@ -156,7 +156,7 @@ export function statusView(d: StatusData): string {
         STATUS: t.status,
         REASON: t.closeReason ?? t.error ?? '',
         'PNL USD': usd(t.pnl?.totalUsd),
-        'FUNDING USD': usd(t.fundingUsd),
+        'FUNDING USD': `${usd(t.fundingUsd)}${t.settling ? ' settling' : ''}`,
         ENDED: ago(t.updatedAt, d.at),
       })),
       ['TASK', 'STATUS', 'REASON', 'PNL USD', 'FUNDING USD', 'ENDED'],

@@ -50,6 +50,13 @@ const legLine = (t: Task, l: 'long' | 'short') => {
 const pnlLine = (t: Task) =>
   `${t.pnl.totalUsd} USD (realized ${t.pnl.realizedUsd}, unrealized ${t.pnl.unrealizedUsd}, funding ${t.pnl.fundingUsd}, fees ${t.pnl.feesUsd})`
 
+/**
+ * Said of a closed task whose close could not read its last funding or
+ * fees: its totals are not final yet.
+ */
+const settlingNote = (t: Task) =>
+  t.settling ? ' (settling: still being read from the venues)' : ''
+
 /** `dn tasks get`: every field a person reads, both legs side by side. */
 export function taskDetails(t: Task): string {
   return details([
@@ -61,7 +68,7 @@ export function taskDetails(t: Task): string {
     ['long', legLine(t, 'long')],
     ['short', legLine(t, 'short')],
     ['size USD', t.sizeUsd],
-    ['funding USD', t.fundingUsd],
+    ['funding USD', `${t.fundingUsd}${settlingNote(t)}`],
     ['funding APY now', t.fundingApyNow === null ? '-' : `${t.fundingApyNow}%`],
     ['PnL', pnlLine(t)],
     ['liq protection', t.liqProtectionPct ? `${t.liqProtectionPct}%` : '-'],

@@ -240,6 +240,8 @@ export interface Task {
   }
   /** the pair's funding APY in percent (short rate − long rate, hourly × 8760) from the latest quotes the worker read; null once the task has ended */
   fundingApyNow: DecimalString | null
+  /** true while a closed task's funding since its last booked settlement, or its close orders' venue fees, are still to be read from its venues (the read at the close failed): the worker reads them again, with backoff, for up to 7 days after the close, and fundingUsd and pnl may still change; false otherwise */
+  settling: boolean
 }
 
 export interface TaskList {

@@ -89,3 +89,20 @@ export function bookLegFill(book: LegBook, fill: LegFill): LegBook {
     ...fees,
   }
 }
+
+/**
+ * A venue fee read after its fill was booked with the fee unknown (a
+ * closed task's settlement): added to the known fees. The leg's fees are
+ * known again unless an earlier fill's still is not (`unknownBefore`).
+ */
+export function bookLateVenueFee(
+  book: LegBook,
+  feeUsd: string,
+  unknownBefore: boolean,
+): LegBook {
+  return {
+    ...book,
+    venueFeesUsd: decString(dec(book.venueFeesUsd ?? '0').add(feeUsd)),
+    venueFeesUnknown: unknownBefore,
+  }
+}

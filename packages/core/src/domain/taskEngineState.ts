@@ -1,3 +1,4 @@
+import type { CloseSettlement } from './closeSettlement.js'
 import type { LegBook } from './legBook.js'
 import type { PendingReason } from './pendingReason.js'
 import type { OrderSide } from './perpOrder.js'
@@ -81,6 +82,11 @@ export interface TaskEngineState {
   readonly fundingApy?: string | null | undefined
   /** each leg's fills booked so far: entry, exit, realized PnL, fees */
   readonly books?: Readonly<Partial<Record<Leg, LegBook>>> | undefined
+  /**
+   * once closed: the funding or close fees its close could not read,
+   * still to be booked (`settleClosedTask`); absent or null when none
+   */
+  readonly settling?: CloseSettlement | null | undefined
 }
 
 export const EMPTY_ENGINE_STATE: TaskEngineState = Object.freeze({

@@ -1,4 +1,5 @@
 import type { Task } from '../schemas/task.js'
+import { closeSettlementOpen } from './closeSettlement.js'
 import { type TaskRecord, TERMINAL_TASK_STATUSES } from './task.js'
 import { taskPnl } from './taskPnl.js'
 
@@ -38,5 +39,9 @@ export function taskView(t: TaskRecord): TaskView {
     fundingApyNow: TERMINAL_TASK_STATUSES.includes(t.status)
       ? null
       : (t.engineState?.fundingApy ?? null),
+    settling:
+      t.status === 'closed' &&
+      !!t.engineState?.settling &&
+      closeSettlementOpen(t.engineState.settling),
   }
 }

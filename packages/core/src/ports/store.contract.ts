@@ -2515,6 +2515,39 @@ function claimTests(databases: StoreContractDatabases, kind: ClaimKind) {
       expect(sortedIds(second)).toEqual(sortedIds([running, waiting]))
     }))
 
+  test(`${k}: a scheduled status is claimed only at its check`, () =>
+    own(async (store) => {
+      const t = baseMs()
+      const insert = (over: ClaimFixture) =>
+        kind.insert(store, { updatedAt: iso(t - 10_000), ...over })
+      const active = await insert({ status: s1 })
+      // a final row without a check: never claimed
+      await insert({ status: s2 })
+      await insert({ status: s2, nextCheckAt: iso(t + 1) })
+      const due = await insert({ status: s2, nextCheckAt: iso(t) })
+      await insert({ status: s3, nextCheckAt: iso(t - 1) })
+      const claimed = await kind.claim(store, {
+        workerId: 'w1',
+        now: iso(t),
+        leaseMs: 60_000,
+        statuses: [s1],
+        scheduledStatuses: [s2],
+        limit: 100,
+      })
+      expect(sortedIds(claimed)).toEqual(sortedIds([active, due]))
+      // scheduled statuses alone
+      const late = await insert({ status: s2, nextCheckAt: iso(t - 5) })
+      const only = await kind.claim(store, {
+        workerId: 'w2',
+        now: iso(t),
+        leaseMs: 60_000,
+        statuses: [],
+        scheduledStatuses: [s2],
+        limit: 100,
+      })
+      expect(sortedIds(only)).toEqual([late.id])
+    }))
+
   test(`${k}: claim takes only due rows: status, lease, nextCheckAt`, () =>
     own(async (store) => {
       const t = baseMs()

@@ -65,6 +65,12 @@ export interface ClaimRequest<S extends string> {
   readonly leaseMs: number
   /** only rows in these states */
   readonly statuses: readonly S[]
+  /**
+   * also rows in these states, but only once a check is scheduled
+   * (`next_check_at` set) and due: final rows with work left, such as a
+   * closed task whose funding is still to be read @default none
+   */
+  readonly scheduledStatuses?: readonly S[] | undefined
   readonly limit: number
   /**
    * A lease whose owner last heartbeated before this (ISO) is free, as is

@@ -53,6 +53,12 @@ export const Task = v.object({
       "the pair's funding APY in percent (short rate − long rate, hourly × 8760) from the latest quotes the worker read; null once the task has ended",
     ),
   ),
+  settling: v.pipe(
+    v.boolean(),
+    v.description(
+      "true while a closed task's funding since its last booked settlement, or its close orders' venue fees, are still to be read from its venues (the read at the close failed): the worker reads them again, with backoff, for up to 7 days after the close, and fundingUsd and pnl may still change; false otherwise",
+    ),
+  ),
 })
 export type Task = v.InferOutput<typeof Task>
 

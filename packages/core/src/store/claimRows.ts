@@ -28,13 +28,15 @@ export type ClaimedTable = 'tasks' | 'perp_orders' | 'binding_batches'
  * `onTakenOver` the due rows (and who held them) are read first, then
  * leased by id, in one transaction on both dialects.
  *
- * Due: status in `statuses`; no lease owner, no lease expiry or one at or
- * before `now`, or a lease owner that is fenced or last heartbeated before
- * `ownerDeadBefore`; `next_check_at` null or at or before `now`; and no fenced
- * `workers` row for `workerId` (a worker that never heartbeated may claim);
- * and not in `exclude`. Pending orders besides (a submission takes its
- * account market's lock): not on a market of `busyMarkets` nor on one
- * whose lock is held, and at most one per account market in one claim.
+ * Due: status in `statuses` and `next_check_at` null or at or before
+ * `now`, or status in `scheduledStatuses` and `next_check_at` at or before
+ * `now`; no lease owner, no lease expiry or one at or before `now`, or a
+ * lease owner that is fenced or last heartbeated before `ownerDeadBefore`;
+ * no fenced `workers` row for `workerId` (a worker that never heartbeated
+ * may claim); and not in `exclude`. Pending orders besides (a submission
+ * takes its account market's lock): not on a market of `busyMarkets` nor
+ * on one whose lock is held, and at most one per account market in one
+ * claim.
  * Oldest `coalesce(next_check_at, updated_at)` first, then by id.
  */
 export function claimRows<T extends ClaimedTable>(
@@ -43,7 +45,10 @@ export function claimRows<T extends ClaimedTable>(
   request: ClaimRequest<string>,
 ): Promise<Selectable<Database[T]>[]> {
   const { workerId, statuses, limit } = request
-  if (statuses.length === 0 || limit <= 0) return Promise.resolve([])
+  const scheduled = request.scheduledStatuses ?? []
+  if (statuses.length + scheduled.length === 0 || limit <= 0) {
+    return Promise.resolve([])
+  }
   const now = Number(isoToMicros(request.now))
   const deadBefore =
     request.ownerDeadBefore === undefined
@@ -64,7 +69,24 @@ export function claimRows<T extends ClaimedTable>(
     let dueIds = db
       .selectFrom(name)
       .select('id')
-      .where('status', 'in', statuses)
+      .where((eb) => {
+        // a scheduled status is due only at its check: a row of it
+        // without one (any final row) is never claimed
+        const due = eb('next_check_at', '<=', now)
+        return eb.or([
+          ...(statuses.length === 0
+            ? []
+            : [
+                eb.and([
+                  eb('status', 'in', statuses),
+                  eb.or([eb('next_check_at', 'is', null), due]),
+                ]),
+              ]),
+          ...(scheduled.length === 0
+            ? []
+            : [eb.and([eb('status', 'in', scheduled), due])]),
+        ])
+      })
       .where((eb) =>
         eb.or([
           eb('lease_owner', 'is', null),
@@ -85,12 +107,6 @@ export function claimRows<T extends ClaimedTable>(
                 ]),
               ),
           ),
-        ]),
-      )
-      .where((eb) =>
-        eb.or([
-          eb('next_check_at', 'is', null),
-          eb('next_check_at', '<=', now),
         ]),
       )
       .where((eb) =>

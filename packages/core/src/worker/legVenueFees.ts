@@ -6,7 +6,7 @@ import type { LegIo } from './taskLegOrders.js'
  * How far before the operation's start a venue's fill history is read
  * from: the venue's clock stamps the fills, and it may run behind ours.
  */
-const CLOCK_SLACK_MS = 60_000
+export const CLOCK_SLACK_MS = 60_000
 
 /**
  * Longest the completion of an operation waits for a fee read: the read

@@ -19,6 +19,7 @@ import { withLegVenueFees } from './legVenueFees.js'
 import { pendingReasonPatch, recordPendingReason } from './pendingReasons.js'
 import { reportWorkerEvent } from './reportWorkerEvent.js'
 import { retryNote } from './retryNote.js'
+import { settleClosedTask } from './settleClosedTask.js'
 import {
   allDone,
   type LegIo,
@@ -41,14 +42,21 @@ export const ACTIVE_TASK_STATUSES: readonly TaskStatus[] = [
   'closing',
 ]
 
+/**
+ * Statuses the task worker claims only once a check is scheduled and due:
+ * a closed task whose funding or fees are still to be read
+ * (`settleClosedTask`).
+ */
+export const SCHEDULED_TASK_STATUSES: readonly TaskStatus[] = ['closed']
+
 export { MONITOR_MS, RETRY_MS, type TaskStep } from './taskStep.js'
 
 /**
  * Advances one claimed task. An operation in flight (its leg orders were
  * committed before sending) is finished first; otherwise the task's status
  * decides: open a pending task, monitor a running one, carry out a queued
- * close or resize. Writes carry the lease's fence; the lease is released
- * with the time to look again.
+ * close or resize, read what a closed one's close could not. Writes carry
+ * the lease's fence; the lease is released with the time to look again.
  */
 export async function processTask(
   deps: WorkerDeps,
@@ -178,6 +186,8 @@ async function advance(step: TaskStep): Promise<number | null> {
       return startResize(step)
     case 'closing':
       return startClose(step, step.task.closeReason ?? 'requested')
+    case 'closed':
+      return settleClosedTask(step)
     default:
       return null
   }

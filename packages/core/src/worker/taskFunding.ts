@@ -1,4 +1,5 @@
 import type { Leg } from '../domain/taskEngineState.js'
+import type { ReadOptions } from '../ports/venueAdapter.js'
 import { type Decimal, dec, decString } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
 import { marketOf } from './taskLegOrders.js'
@@ -43,6 +44,18 @@ function taskShare(
   return share.gt(1) ? dec(1) : share
 }
 
+/** Where a funding read stops, and how it is sent. */
+interface BookFundingOptions {
+  /**
+   * payments at or after this time (ISO) are not the task's: a closed
+   * task's account may hold the market again for another task
+   * @default none
+   */
+  readonly until?: string | undefined
+  /** @default the adapter's (funding: 'history') */
+  readonly read?: ReadOptions | undefined
+}
+
 /**
  * Reads both legs' funding payments since the task's cursor and adds the
  * task's part to its total. `legSizes` are the sizes the task held when
@@ -53,19 +66,27 @@ export async function bookFunding(
   step: TaskStep,
   legSizes: Readonly<Record<Leg, string | null>>,
   accountSizes: Readonly<Record<Leg, string | undefined>>,
+  options: BookFundingOptions = {},
 ): Promise<BookedFunding> {
   const { task } = step
   const io = await step.io()
   const since = step.state.fundingSince ?? task.createdAt
+  const until =
+    options.until === undefined
+      ? Number.POSITIVE_INFINITY
+      : Date.parse(options.until)
   let funding = dec(0)
   let cursor = since
   for (const l of LEGS) {
     const legSize = dec(legSizes[l] ?? '0')
-    for (const p of await io[l].adapter.funding(
+    const payments = await io[l].adapter.funding(
       io[l].cred,
       marketOf(task, l),
       since,
-    )) {
+      ...(options.read ? [options.read] : []),
+    )
+    for (const p of payments) {
+      if (Date.parse(p.time) >= until) continue
       funding = funding.add(
         dec(p.amountUsd).mul(
           taskShare(legSize, p.positionSize, accountSizes[l]),

@@ -8,7 +8,7 @@ import type {
 } from '../domain/taskEngineState.js'
 import { dec, decString } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
-import { bookFunding, settlementUnbooked } from './taskFunding.js'
+import { settleAtClose } from './settleAtClose.js'
 import { newLegOrder } from './taskLegOrders.js'
 import { readMarkets } from './taskMarkets.js'
 import { MONITOR_MS, type TaskStep } from './taskStep.js'
@@ -102,8 +102,9 @@ export function bookLegBooks(
 /**
  * Books a finished operation's fills into the leg sizes and moves the task
  * on: open → running (or unwind the leg that filled when the other did
- * not), close → closed (or another close for what is left), resize →
- * running, unwind → failed.
+ * not), close → closed (or another close for what is left; a closed task
+ * whose funding or fees its close could not read comes back for them,
+ * `settleAtClose`), resize → running, unwind → failed.
  */
 export async function completeOperation(
   step: TaskStep,
@@ -166,13 +167,14 @@ export async function completeOperation(
     case 'close': {
       const left = LEGS.filter((l) => dec(sizes[l]).gt(0))
       if (left.length === 0) {
+        const { retryAt, ...settled } = await settleAtClose(step, op, state)
         await step.save({
           ...base,
-          ...(await fundingAtClose(step, state)),
+          ...settled,
           status: 'closed',
           error: null,
         })
-        return null
+        return retryAt
       }
       await step.save({
         ...base,
@@ -188,40 +190,6 @@ export async function completeOperation(
         error: failed ? `resize incomplete: ${failed}` : null,
       })
       return step.now
-  }
-}
-
-/**
- * A close that lands between a settlement and the step that books it
- * (funding is read a little after each settlement, the close can come
- * first) books that payment with the sizes the task held, so a closed
- * task's funding total is whole. A read that fails is logged and the task
- * closes anyway: its orders are done, and a venue that stays down must not
- * hold it open.
- */
-async function fundingAtClose(step: TaskStep, state: TaskEngineState) {
-  const t = step.task
-  if (!t.longSize && !t.shortSize) return {}
-  if (!settlementUnbooked(step)) return {}
-  try {
-    const booked = await bookFunding(
-      step,
-      { long: t.longSize, short: t.shortSize },
-      { long: undefined, short: undefined },
-    )
-    return {
-      fundingUsd: booked.fundingUsd,
-      engineState: { ...state, fundingSince: booked.fundingSince },
-    }
-  } catch (err) {
-    step.deps.logger.error(
-      'funding since the last settlement not booked at close',
-      {
-        task: t.id,
-        error: err instanceof Error ? err.message : String(err),
-      },
-    )
-    return {}
   }
 }
 

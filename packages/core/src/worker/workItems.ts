@@ -21,7 +21,11 @@ import {
   processBindingBatch,
 } from './processBindingBatch.js'
 import { ACTIVE_ORDER_STATUSES, processPerpOrder } from './processPerpOrder.js'
-import { ACTIVE_TASK_STATUSES, processTask } from './processTask.js'
+import {
+  ACTIVE_TASK_STATUSES,
+  processTask,
+  SCHEDULED_TASK_STATUSES,
+} from './processTask.js'
 import { reportWorkerEvent } from './reportWorkerEvent.js'
 import type { WorkerDeps } from './workerDeps.js'
 
@@ -54,6 +58,8 @@ type ClaimedRow = Lease & { readonly id: string; readonly updatedAt: string }
 interface LeasedKind<R extends ClaimedRow, S extends string> {
   readonly kind: WorkKind
   readonly statuses: readonly S[]
+  /** claimed only once a check is scheduled and due @default none */
+  readonly scheduledStatuses?: readonly S[]
   repo(repos: Repos): {
     claim(request: ClaimRequest<S>): Promise<R[]>
     update(
@@ -95,11 +101,16 @@ const ORDERS: LeasedKind<PerpOrderRecord, PerpOrderStatus> = {
 const TASKS: LeasedKind<TaskRecord, TaskStatus> = {
   kind: 'task',
   statuses: ACTIVE_TASK_STATUSES,
+  scheduledStatuses: SCHEDULED_TASK_STATUSES,
   repo: (store) => store.tasks,
-  markets: (t) => [
-    accountMarketLock(t.owner, t.longVenue, t.longMarket),
-    accountMarketLock(t.owner, t.shortVenue, t.shortMarket),
-  ],
+  // a closed task's run only reads its venues: it takes no lock
+  markets: (t) =>
+    SCHEDULED_TASK_STATUSES.includes(t.status)
+      ? []
+      : [
+          accountMarketLock(t.owner, t.longVenue, t.longMarket),
+          accountMarketLock(t.owner, t.shortVenue, t.shortMarket),
+        ],
   process: processTask,
 }
 
@@ -160,6 +171,7 @@ async function claimKind<R extends ClaimedRow, S extends string>(
         leaseMs: deps.leaseMs,
         limit,
         statuses: spec.statuses,
+        scheduledStatuses: spec.scheduledStatuses,
         // a worker silent this long is dead: what it held is taken over
         ownerDeadBefore: msToIso(nowMs - LIVE_WORKER_MS),
         onTakenOver: (id, from) => takenOver.push([id, from]),

@@ -50,6 +50,8 @@ export interface Task {
     totalUsd: D
   }
   fundingApyNow: N
+  /** closed, its last funding or close fees still being read */
+  settling: boolean
 }
 
 export interface TaskSample {

@@ -239,6 +239,18 @@ export function endedTable(tasks: readonly Task[]): HTMLElement {
             'td',
             { class: `n ${tone(t.pnl.fundingUsd)}` },
             usd(t.pnl.fundingUsd),
+            // its close could not read the last funding (or fees) yet
+            t.settling
+              ? h(
+                  'span',
+                  {
+                    class: 'muted settling',
+                    title:
+                      'still being read from the venues: funding and fees may change',
+                  },
+                  ' settling',
+                )
+              : null,
           ),
           h(
             'td',
