@@ -418,7 +418,7 @@ describe.each(dialects())(
       ).toBe(1)
     })
 
-    test('a submission that never reached the venue: unknown, then expired once its send window closed, never sent', async () => {
+    test('a submission that never reached the venue: unknown, then expired once its send window closed past its queue deadline, never sent', async () => {
       const id = await place({
         venue: 'hl',
         market: 'ETH',
@@ -440,6 +440,29 @@ describe.each(dialects())(
           .stats()
           .byClientOrderId.get(order.clientOrderId),
       ).toBeUndefined()
+    })
+
+    test('one whose queue deadline is still ahead goes again once proven never placed: sent once at the venue, with the same client order id', async () => {
+      const quote = await bed.venues.marketData.quote('hl', 'ETH')
+      const id = await place({
+        venue: 'hl',
+        market: 'ETH',
+        side: 'long',
+        orderType: 'limit',
+        limitPrice: Math.round(Number(quote.mark) * 1.01 * 10) / 10,
+        sizeBase: 0.01,
+        expirySeconds: 3_600,
+      })
+      await diedMidSubmit(id)
+      expect((await get(id)).status).toBe('unknown')
+      await bed.advance(NEVER_PLACED_AFTER_MS + 1_000)
+      const order = await get(id)
+      expect(order).toMatchObject({ status: 'filled', filledBase: '0.01' })
+      expect(
+        bed.venues.exchanges.hl
+          .stats()
+          .byClientOrderId.get(order.clientOrderId),
+      ).toBe(1)
     })
 
     test('a cancel queued on such an order ends it cancelled instead', async () => {

@@ -154,7 +154,7 @@ describe('processPerpOrder: submit', () => {
     expect(hl.sent).toHaveLength(1)
   })
 
-  test('behavior: an uncertain send the venue never got expires once its window closed', async () => {
+  test('behavior: an uncertain send the venue never got goes again once its window closed, with the same client order id', async () => {
     const { step, hl, clock } = await bed({}, 'lost')
     expect(await step()).toMatchObject({ status: 'unknown' })
     clock.ms = FIXTURE_NOW + NEVER_PLACED_AFTER_MS
@@ -164,13 +164,34 @@ describe('processPerpOrder: submit', () => {
     })
     clock.ms = FIXTURE_NOW + NEVER_PLACED_AFTER_MS + 1
     expect(await step()).toMatchObject({
+      status: 'pending',
+      submittedAt: null,
+      venueStatus: null,
+      error:
+        'the venue never received the last send (not found after its send window closed); sending again',
+      nextCheckAt: iso(clock.ms),
+    })
+    hl.state.script = 'fill'
+    expect(await step()).toMatchObject({ status: 'filled', error: null })
+    expect(hl.sent.map((r) => r.clientOrderId)).toEqual([CLOID, CLOID])
+    // the second send is signed afresh: a new deadline
+    expect(hl.sent[1]?.validUntil).toBe(clock.ms + SEND_WINDOW_MS)
+  })
+
+  test('behavior: an uncertain send the venue never got ends expired when its queue deadline passed meanwhile', async () => {
+    const { step, hl, clock } = await bed(
+      { expiresAt: iso(FIXTURE_NOW + 60_000) },
+      'lost',
+    )
+    expect(await step()).toMatchObject({ status: 'unknown' })
+    clock.ms = FIXTURE_NOW + NEVER_PLACED_AFTER_MS + 1
+    expect(await step()).toMatchObject({
       status: 'expired',
       venueStatus: null,
       error:
         'the venue never received this order: not found after its send window closed',
       nextCheckAt: null,
     })
-    expect(hl.sent).toHaveLength(1)
     expect(hl.calls.filter((c) => c.startsWith('place'))).toHaveLength(1)
   })
 

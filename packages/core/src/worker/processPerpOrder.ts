@@ -393,15 +393,23 @@ async function notFound(
 ): Promise<number | null> {
   const { now } = step
   const order = step.order
-  let next = venueOrderTransition(attempt, { type: 'notSeen', now })
-  // never placed, and free to go again: a direct order is sent at most
-  // once, so it ends as its own deadline would end it
+  const next = venueOrderTransition(attempt, { type: 'notSeen', now })
   if (next.status === 'ready') {
-    next = venueOrderTransition(next, { type: 'expired' })
+    // never placed, and never will be: proven not delivered, so it goes
+    // again with the same client order id while its queue deadline lets
+    // it (the send ends it expired once that has passed)
+    await step.save({
+      status: perpOrderStatusOf(next),
+      submittedAt: null,
+      venueStatus: null,
+      error:
+        'the venue never received the last send (not found after its send window closed); sending again',
+      observedAt: msToIso(now),
+    })
+    return now
   }
   if (isFinalAttempt(next)) {
-    // the venue would refuse the submission by now, and has no such
-    // order: it never reached the venue, and never will
+    // never placed, and nobody wants it any more (cancelled, expired)
     await step.save({
       status: perpOrderStatusOf(next),
       venueStatus: null,
