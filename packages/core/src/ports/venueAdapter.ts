@@ -144,6 +144,13 @@ export interface ReadOptions {
    * the venue and its budget @default 0
    */
   readonly staleWhileReadMs?: number | undefined
+  /**
+   * A read sent now to the venue's API, never a snapshot nor a stream's
+   * push (which another process's fills, or a stalled stream, may have
+   * left behind): what a rule that closes on a position's absence must
+   * see before it acts @default false
+   */
+  readonly fresh?: boolean | undefined
 }
 
 /**

@@ -12,6 +12,7 @@ import { task } from '../ports/store.contract.js'
 import type { VenuePosition } from '../ports/venueAdapter.js'
 import { dec } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
+import { confirmRunningVerdict } from './confirmRunningVerdict.js'
 import {
   changedShows,
   closeStart,
@@ -917,5 +918,49 @@ describe('evaluateRunningTask with changedShows, for any snapshots', () => {
       ),
       { numRuns: 300 },
     )
+  })
+})
+
+describe('confirmRunningVerdict: a leg that reads gone is read again before it closes the task', () => {
+  const confirm = (
+    l: Record<Leg, LegReading>,
+    readNow: (leg: Leg) => Promise<VenuePosition | undefined>,
+  ) => confirmRunningVerdict(running(), l, NOW, GRACE_MS, readNow)
+
+  test('behavior: a stale reading without the long leg, a fresh read with it: no close', async () => {
+    const asked: Leg[] = []
+    const verdict = await confirm(legs({ long: { position: null } }), (l) => {
+      asked.push(l)
+      return Promise.resolve(position(l))
+    })
+    expect(asked).toEqual(['long'])
+    expect(verdict.close).toBeNull()
+    expect(verdict.liquidatedLeg).toBeNull()
+  })
+
+  test('behavior: the fresh read shows it gone too: leg_liquidated', async () => {
+    const verdict = await confirm(
+      legs({ short: { position: { size: '0' } } }),
+      () => Promise.resolve(undefined),
+    )
+    expect(verdict).toMatchObject({
+      close: 'leg_liquidated',
+      liquidatedLeg: 'short',
+    })
+  })
+
+  test('behavior: both legs there: no read is sent', async () => {
+    const verdict = await confirm(legs(), () => {
+      throw new Error('no read expected')
+    })
+    expect(verdict.close).toBeNull()
+  })
+
+  test('error: a fresh read that fails is thrown, nothing decided on the stale one', async () => {
+    await expect(
+      confirm(legs({ long: { position: null } }), () =>
+        Promise.reject(new RequestBudgetError('spent')),
+      ),
+    ).rejects.toThrow('spent')
   })
 })

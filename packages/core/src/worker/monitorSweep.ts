@@ -14,11 +14,12 @@ import { createSharedRead, type SharedRead } from '../util/sharedRead.js'
 import { msToIso } from '../util/time.js'
 import { accountMarketLock } from './accountMarketLock.js'
 import type { AccountRead } from './accountSnapshots.js'
+import { confirmRunningVerdict } from './confirmRunningVerdict.js'
 import {
   changedShows,
   closeStart,
-  evaluateRunningTask,
   type LegReading,
+  type RunningVerdict,
 } from './evaluateRunningTask.js'
 import { fnv1a, ownerShard } from './ownerShard.js'
 import { workerCredential } from './resolveCredential.js'
@@ -153,8 +154,31 @@ export async function runMonitorSweep(
         }
         continue
       }
+      let verdict: RunningVerdict
+      try {
+        verdict = await confirmRunningVerdict(
+          task,
+          legs,
+          now,
+          deps.fundingGraceMs,
+          (l) => snapshots.readNow(task, l),
+        )
+      } catch (err) {
+        // the leg could not be confirmed gone: nothing is done on a
+        // reading that may be stale; the next sweep looks again
+        const error = retryNote(
+          err instanceof Error ? err : new Error(String(err)),
+        )
+        if (task.error !== error) {
+          entries.push({
+            id: task.id,
+            fence: task.fence,
+            patch: { error, updatedAt: at },
+          })
+        }
+        continue
+      }
       evaluated++
-      const verdict = evaluateRunningTask(task, legs, now, deps.fundingGraceMs)
       sampler.offer(task, legs, verdict, now)
       const changed = changedShows(task, verdict) ?? {}
       const closing = closeStart(task, verdict)
@@ -357,6 +381,19 @@ function snapshotReader(
           else if (near) seen.near = true
         }
       }
+    },
+    /** A leg's position in a read sent now (see ReadOptions.fresh). */
+    async readNow(
+      task: TaskRecord,
+      l: Leg,
+    ): Promise<VenuePosition | undefined> {
+      const venue = venueOf(task, l)
+      const cred = await credential(task.owner, venue)
+      const held = await deps.adapters[venue].positions(cred, {
+        fresh: true,
+        priority: 'urgent',
+      })
+      return held.find((p) => p.market === marketOf(task, l))
     },
     /** Starts the read of every market and account `tasks` need. */
     prefetch(tasks: readonly TaskRecord[]) {

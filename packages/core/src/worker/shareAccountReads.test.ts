@@ -152,6 +152,24 @@ function setup() {
 }
 
 describe('shareAccountReads', () => {
+  test('behavior: a fresh read passes every snapshot, asks the adapter past its stream, and drops what was held', async () => {
+    const s = setup()
+    expect(await s.hl.positions(ALICE, { maxAgeMs: 60_000 })).toEqual([
+      position('1'),
+    ])
+    expect(
+      await s.hl.positions(ALICE, { fresh: true, priority: 'urgent' }),
+    ).toEqual([position('2')])
+    expect(s.calls.positions[1]?.options).toEqual({
+      fresh: true,
+      priority: 'urgent',
+    })
+    // the snapshot from before is not served any more: it may be stale
+    expect(await s.hl.positions(ALICE, { maxAgeMs: 60_000 })).toEqual([
+      position('3'),
+    ])
+  })
+
   test('default: many concurrent positions() of one account with maxAgeMs make one read', async () => {
     const s = setup()
     const all = await Promise.all(

@@ -190,6 +190,16 @@ function shareOne(adapter: VenueAdapter, clock: Clock): VenueAdapter {
       return found
     },
     async positions(cred, options) {
+      if (options?.fresh) {
+        // past every snapshot and stream; what this process held may be
+        // older than another's fills, so it is dropped
+        const value = await adapter.positions(cred, {
+          priority: options.priority,
+          fresh: true,
+        })
+        changed(cred)
+        return value
+      }
       const key = accountKey(cred)
       const fresh = amended.has(key)
       const ctx = { cred, priority: options?.priority }

@@ -5,7 +5,8 @@ import type { Leg, LegOrder } from '../domain/taskEngineState.js'
 import type { MarketQuote, MarketRules } from '../ports/marketData.js'
 import { type Decimal, dec, decString } from '../util/decimal.js'
 import { msToIso, nextHourAfter } from '../util/time.js'
-import { closeStart, evaluateRunningTask } from './evaluateRunningTask.js'
+import { confirmRunningVerdict } from './confirmRunningVerdict.js'
+import { closeStart } from './evaluateRunningTask.js'
 import { openingGate } from './openingGate.js'
 import { recordPendingReason } from './pendingReasons.js'
 import { bookFunding, FUNDING_READ_LAG_MS } from './taskFunding.js'
@@ -279,7 +280,7 @@ export async function monitorTask(step: TaskStep): Promise<number | null> {
     ? msToIso(Math.max(nextFunding, now) + FUNDING_READ_LAG_MS)
     : (checkAt as string)
   const [longPos, shortPos] = positions
-  const verdict = evaluateRunningTask(
+  const verdict = await confirmRunningVerdict(
     task,
     {
       long: { quote: m.long.quote, position: longPos },
@@ -287,6 +288,13 @@ export async function monitorTask(step: TaskStep): Promise<number | null> {
     },
     now,
     deps.fundingGraceMs,
+    async (l) =>
+      (
+        await io[l].adapter.positions(io[l].cred, {
+          fresh: true,
+          priority: 'urgent',
+        })
+      ).find((p) => p.market === marketOf(task, l)),
   )
   await step.save({
     ...verdict.shows,

@@ -715,7 +715,7 @@ export function createAsterAdapter(options: AsterAdapterOptions): AsterAdapter {
     ): Promise<VenuePosition[]> {
       const k = cred.owner.toLowerCase()
       // just after our own order the stream may not show its fill yet
-      if (!userStreams || !quarantine.trusted(k))
+      if (!userStreams || read?.fresh || !quarantine.trusted(k))
         return restPositions(cred, read)
       // a streamed account: the snapshot and the stream answer, and a
       // read goes out only when an event may have moved a liquidation price

@@ -535,7 +535,7 @@ export function createHyperliquidAdapter(
     ): Promise<VenuePosition[]> {
       const user = owner(cred)
       // a watched user's state as the stream pushed it: no request
-      const streamed = streamedState(user)
+      const streamed = read?.fresh ? undefined : streamedState(user)
       if (streamed) {
         observeState(user, streamed.state, streamed.at)
         return parsePositions(streamed.state)

@@ -441,7 +441,9 @@ export function createLighterAdapter(
       // request, but a REST read every STREAMED_REST_MS all the same:
       // whether the venue pushes when only marks move a cross position's
       // liquidation price is [unverified]
-      const streamed = accountStreams?.live(cred.owner)
+      const streamed = read?.fresh
+        ? undefined
+        : accountStreams?.live(cred.owner)
       const restAt = lastRest.get(key.accountIndex) ?? 0
       if (
         streamed?.accountIndex === key.accountIndex &&
