@@ -167,6 +167,7 @@ describe('processPerpOrder: submit', () => {
       status: 'pending',
       submittedAt: null,
       venueStatus: null,
+      observedAt: null,
       error:
         'the venue never received the last send (not found after its send window closed); sending again',
       nextCheckAt: iso(clock.ms),

@@ -404,7 +404,9 @@ async function notFound(
       venueStatus: null,
       error:
         'the venue never received the last send (not found after its send window closed); sending again',
-      observedAt: msToIso(now),
+      // the venue has never shown it: the next send's never-placed rule
+      // must hold as the first's did
+      observedAt: null,
     })
     return now
   }
