@@ -143,15 +143,20 @@ export async function runMonitorSweep(
         }
         continue
       }
+      // a task that could not be evaluated shows why, once
+      const noteRetry = (err: unknown) => {
+        const error = retryNote(
+          err instanceof Error ? err : new Error(String(err)),
+        )
+        if (task.error === error) return
+        entries.push({
+          id: task.id,
+          fence: task.fence,
+          patch: { error, updatedAt: at },
+        })
+      }
       if (legs instanceof Error) {
-        const error = retryNote(legs)
-        if (task.error !== error) {
-          entries.push({
-            id: task.id,
-            fence: task.fence,
-            patch: { error, updatedAt: at },
-          })
-        }
+        noteRetry(legs)
         continue
       }
       let verdict: RunningVerdict
@@ -166,16 +171,7 @@ export async function runMonitorSweep(
       } catch (err) {
         // the leg could not be confirmed gone: nothing is done on a
         // reading that may be stale; the next sweep looks again
-        const error = retryNote(
-          err instanceof Error ? err : new Error(String(err)),
-        )
-        if (task.error !== error) {
-          entries.push({
-            id: task.id,
-            fence: task.fence,
-            patch: { error, updatedAt: at },
-          })
-        }
+        noteRetry(err)
         continue
       }
       evaluated++

@@ -1,5 +1,4 @@
 import {
-  roundPrice,
   UncertainSubmissionError,
   type VenueCredential,
   type VenueOrderRequest,
@@ -14,6 +13,8 @@ import {
 } from '../../sim/asterFake/startAsterFake.js'
 import { createSimExchange } from '../../sim/simExchange.js'
 import {
+  crossingBuy,
+  placeFaulted,
   type SendFault,
   type SendFaultProxy,
   type SendMatch,
@@ -87,35 +88,14 @@ describe('Aster place: what proves an order was not sent', () => {
 
   const placed = (id: string) => exchange.stats().byClientOrderId.get(id) ?? 0
 
-  async function buy(): Promise<VenueOrderRequest> {
-    const rules = await adapter.rules('ETHUSDT')
-    if (!rules) throw new Error('ETHUSDT not listed')
-    const mark = Number((await adapter.quote('ETHUSDT')).mark)
-    return {
-      market: 'ETHUSDT',
-      side: 'long',
-      size: '0.01',
-      price: roundPrice(rules, mark * 1.01, 'up').toFixed(),
-      timeInForce: 'ioc',
-      reduceOnly: false,
-      clientOrderId: cloid(),
-    }
-  }
+  const buy = () => crossingBuy(adapter, 'ETHUSDT', '0.01', cloid())
 
-  async function placeWith(
+  const placeWith = (
     fault: SendFault,
     order: VenueOrderRequest,
     a = adapter,
-  ): Promise<unknown> {
-    const before = proxy.faulted()
-    proxy.arm(isOrder, fault)
-    const err = await a.place(cred, order).then(
-      () => undefined,
-      (e: unknown) => e,
-    )
-    expect(proxy.faulted()).toBe(before + 1)
-    return err
-  }
+  ): Promise<unknown> =>
+    placeFaulted(proxy, isOrder, fault, () => a.place(cred, order))
 
   test('default: an order through the proxy fills', async () => {
     const o = await buy()

@@ -1,6 +1,5 @@
 import {
   type BindingConfig,
-  roundPrice,
   UncertainSubmissionError,
   type VenueCredential,
   type VenueOrderRequest,
@@ -15,6 +14,8 @@ import {
 } from '../../sim/hyperliquidFake/startHyperliquidFake.js'
 import { createSimExchange } from '../../sim/simExchange.js'
 import {
+  crossingBuy,
+  placeFaulted,
   type SendFault,
   type SendFaultProxy,
   type SendMatch,
@@ -108,36 +109,15 @@ describe('Hyperliquid place: what proves an order was not sent', () => {
     await fake?.close()
   })
 
-  async function buy(): Promise<VenueOrderRequest> {
-    const rules = await adapter.rules('BTC')
-    if (!rules) throw new Error('BTC not listed')
-    const mark = Number((await adapter.quote('BTC')).mark)
-    return {
-      market: 'BTC',
-      side: 'long',
-      size: '0.002',
-      price: roundPrice(rules, mark * 1.01, 'up').toFixed(),
-      timeInForce: 'ioc',
-      reduceOnly: false,
-      clientOrderId: cloid(),
-    }
-  }
+  const buy = () => crossingBuy(adapter, 'BTC', '0.002', cloid())
 
   /** places `order` with `fault` on its post: the error it fails with */
-  async function placeWith(
+  const placeWith = (
     fault: SendFault,
     order: VenueOrderRequest,
     a = adapter,
-  ): Promise<unknown> {
-    const before = proxy.faulted()
-    proxy.arm(isOrder, fault)
-    const err = await a.place(cred, order).then(
-      () => undefined,
-      (e: unknown) => e,
-    )
-    expect(proxy.faulted()).toBe(before + 1)
-    return err
-  }
+  ): Promise<unknown> =>
+    placeFaulted(proxy, isOrder, fault, () => a.place(cred, order))
   const lookUp = (o: VenueOrderRequest) =>
     adapter.order(cred, o.market, o.clientOrderId)
 

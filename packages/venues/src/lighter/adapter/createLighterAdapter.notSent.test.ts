@@ -1,5 +1,4 @@
 import {
-  roundPrice,
   UncertainSubmissionError,
   type VenueOrderRequest,
   VenueRejectedError,
@@ -11,6 +10,8 @@ import {
   openLighterTestBed,
 } from '../../sim/testing/lighterTestBed.js'
 import {
+  crossingBuy,
+  placeFaulted,
   type SendFault,
   type SendFaultProxy,
   type SendMatch,
@@ -76,35 +77,14 @@ describe('Lighter place: what proves an order was not sent', () => {
   const keyNonce = () =>
     bed.fake.state.nonces.get(`${bed.accountIndex}:5`) ?? -1
 
-  async function buy(): Promise<VenueOrderRequest> {
-    const rules = await adapter.rules('ETH')
-    if (!rules) throw new Error('ETH not listed')
-    const mark = Number((await adapter.quote('ETH')).mark)
-    return {
-      market: 'ETH',
-      side: 'long',
-      size: '0.01',
-      price: roundPrice(rules, mark * 1.01, 'up').toFixed(),
-      timeInForce: 'ioc',
-      reduceOnly: false,
-      clientOrderId: cloid(),
-    }
-  }
+  const buy = () => crossingBuy(adapter, 'ETH', '0.01', cloid())
 
-  async function placeWith(
+  const placeWith = (
     fault: SendFault,
     order: VenueOrderRequest,
     a = adapter,
-  ): Promise<unknown> {
-    const before = proxy.faulted()
-    proxy.arm(isCreateOrder, fault)
-    const err = await a.place(bed.cred, order).then(
-      () => undefined,
-      (e: unknown) => e,
-    )
-    expect(proxy.faulted()).toBe(before + 1)
-    return err
-  }
+  ): Promise<unknown> =>
+    placeFaulted(proxy, isCreateOrder, fault, () => a.place(bed.cred, order))
 
   test('default: an order through the proxy fills (the key nonce is known after it)', async () => {
     const o = await buy()

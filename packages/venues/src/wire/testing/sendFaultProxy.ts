@@ -5,6 +5,7 @@ import {
   type ServerResponse,
 } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
+import { roundPrice, type VenueAdapter, type VenueOrderRequest } from '@dn/core'
 
 /**
  * What happens to the one request a test arms a fault for:
@@ -168,4 +169,53 @@ function reply(
     'content-length': Buffer.byteLength(body),
   })
   res.end(body)
+}
+
+/**
+ * Test kit: an IOC buy through the mark (1 % above it, on the tick) of
+ * `market`, the order each venue's not-sent tests place.
+ * @internal
+ */
+export async function crossingBuy(
+  adapter: Pick<VenueAdapter, 'rules' | 'quote'>,
+  market: string,
+  size: string,
+  clientOrderId: string,
+): Promise<VenueOrderRequest> {
+  const rules = await adapter.rules(market)
+  if (!rules) throw new Error(`${market} not listed`)
+  const mark = Number((await adapter.quote(market)).mark)
+  return {
+    market,
+    side: 'long',
+    size,
+    price: roundPrice(rules, mark * 1.01, 'up').toFixed(),
+    timeInForce: 'ioc',
+    reduceOnly: false,
+    clientOrderId,
+  }
+}
+
+/**
+ * Test kit: runs `place` with `fault` armed for the request `match`
+ * names, and returns what it failed with (undefined when it did not).
+ * @throws when the fault was not met: the test would prove nothing
+ * @internal
+ */
+export async function placeFaulted(
+  proxy: SendFaultProxy,
+  match: SendMatch,
+  fault: SendFault,
+  place: () => Promise<unknown>,
+): Promise<unknown> {
+  const before = proxy.faulted()
+  proxy.arm(match, fault)
+  const err = await place().then(
+    () => undefined,
+    (e: unknown) => e,
+  )
+  if (proxy.faulted() !== before + 1) {
+    throw new Error('the armed fault was not met')
+  }
+  return err
 }
