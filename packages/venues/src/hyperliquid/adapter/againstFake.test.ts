@@ -108,6 +108,36 @@ describe('Hyperliquid adapter and binder against the protocol fake', () => {
     expect(pos?.size).toBe('0.002')
   })
 
+  test('behavior: a reduce-only IOC larger than the position fills what it reduces; a lookup shows that fill, the rest cancelled', async () => {
+    const held = Number(
+      (await adapter.positions(cred)).find((p) => p.market === 'BTC')?.size ??
+        '0',
+    )
+    await marketBuy('0.002')
+    const rules = await adapter.rules('BTC')
+    const quote = await adapter.quote('BTC')
+    if (!rules) throw new Error('BTC not listed')
+    const size = decString(dec(held).add('0.002').mul(2))
+    const id = cloid()
+    const placed = await adapter.place(cred, {
+      market: 'BTC',
+      side: 'short',
+      size,
+      price: roundPrice(rules, Number(quote.mark) * 0.99, 'down').toFixed(),
+      timeInForce: 'ioc',
+      reduceOnly: true,
+      clientOrderId: id,
+    })
+    const reduced = decString(dec(held).add('0.002'))
+    expect(placed).toMatchObject({ state: 'cancelled', filledBase: reduced })
+    // what dn reads when the send's answer was lost: origSz − sz
+    expect(await adapter.order(cred, 'BTC', id)).toMatchObject({
+      state: 'cancelled',
+      filledBase: reduced,
+      venueStatus: 'reduceOnlyCanceled',
+    })
+  })
+
   test("behavior: balances are the positions read's own marginSummary, no request of their own", async () => {
     const requests = () =>
       fake.rateLimitUsage().reduce((n, b) => n + b.requests, 0)

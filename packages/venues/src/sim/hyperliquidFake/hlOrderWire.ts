@@ -56,9 +56,13 @@ export function hlOrderNow(
   if (!accountExists(state, rec.user)) return null
   const view = state.exchange.order(rec.user, rec.engineId)
   if (!view) return null
+  // `sz` is what is left of the size sent (`origSz`): the engine cuts a
+  // reduce-only order down to the position and calls it filled, where
+  // the venue shows the rest cancelled, its fill origSz − sz
+  const cut = dec(view.size).lt(rec.origSz) && view.state === 'filled'
   return {
-    status: hlStatus(view),
-    sz: decString(dec(view.size).sub(view.filledBase)),
+    status: cut ? 'reduceOnlyCanceled' : hlStatus(view),
+    sz: decString(dec(cut ? rec.origSz : view.size).sub(view.filledBase)),
     statusTimestamp: state.now(),
   }
 }
