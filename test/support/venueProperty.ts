@@ -141,7 +141,7 @@ export async function checkVenueProperty(
 }
 
 /** Each check of the property: what it looked at, and what broke it. */
-export const PROPERTY_CHECKS = [
+const PROPERTY_CHECKS = [
   'sent once',
   'task legs at the venues',
   'tasks at rest',

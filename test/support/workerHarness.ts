@@ -5,6 +5,7 @@ import {
   runWorkerRound,
   shareAccountReads,
   VENUES,
+  type VenueAdapter,
   type VenueId,
   type WorkerDeps,
 } from '@dn/core'
@@ -63,10 +64,22 @@ export async function startWorkerBed(o: {
   fundingGraceMs?: number
   /** how often running tasks are sampled @default 60_000 */
   taskSampleMs?: number
+  /**
+   * the worker trades these venues through these adapters instead of the
+   * paper ones (a protocol adapter against its fake on the bed's clock)
+   */
+  workerAdapters?: (
+    venues: SimVenues,
+    clock: ReturnType<typeof testClock>,
+  ) => Promise<Partial<Record<VenueId, VenueAdapter>>>
 }): Promise<WorkerBed> {
   // starts at the real time: wallet signatures carry real expiry times
   const clock = testClock()
   const venues = createSimVenues({ seed: o.seed ?? 7, clock })
+  const traded = {
+    ...venues.adapters,
+    ...(await o.workerAdapters?.(venues, clock)),
+  }
   const secrets = createAesGcmSecrets(deriveKey(MASTER, 'venue-credentials'))
   let svc: TestService
   const lookup = {
@@ -91,7 +104,7 @@ export async function startWorkerBed(o: {
   const worker = composeWorkerDeps({
     store: svc.store,
     // as startWorker does: one positions read per account serves its tasks
-    adapters: shareAccountReads(venues.adapters, clock),
+    adapters: shareAccountReads(traded, clock),
     masterKey: MASTER,
     clock,
     workerId: 'test-worker',

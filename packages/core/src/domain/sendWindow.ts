@@ -8,6 +8,16 @@ export const SEND_WINDOW_MS = 30_000
 /**
  * A submission never seen at the venue this long after it started never
  * will be: its send window closed, plus room for clock skew between us and
- * the venue and for venues that show orders late.
+ * the venue and for venues that show orders late. The rule by our own
+ * clock, for lookups that do not say when the venue answered.
  */
 export const NEVER_PLACED_AFTER_MS = SEND_WINDOW_MS + 90_000
+
+/**
+ * How long after its own clock passed a send's signed deadline a venue
+ * may still be missing from its lookups an order it accepted by then,
+ * for an adapter that tells the venue's clock (`orderWithVenueTime`) but
+ * not its lag (`visibilityLagMs`): the largest lag an adapter states
+ * (Lighter's).
+ */
+export const DEFAULT_VISIBILITY_LAG_MS = 20_000

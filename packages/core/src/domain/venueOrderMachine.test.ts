@@ -1,9 +1,14 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import type { VenueOrder, VenueOrderState } from '../ports/venueAdapter.js'
-import { NEVER_PLACED_AFTER_MS, SEND_WINDOW_MS } from './sendWindow.js'
+import {
+  DEFAULT_VISIBILITY_LAG_MS,
+  NEVER_PLACED_AFTER_MS,
+  SEND_WINDOW_MS,
+} from './sendWindow.js'
 import {
   cancelDue,
+  neverPlacedProvableAt,
   READY_ATTEMPT,
   type VenueOrderAttempt,
   type VenueOrderAttemptStatus,
@@ -166,6 +171,66 @@ describe('venueOrderMachine', () => {
     expect(at(edge + 1)).toBe('ready')
   })
 
+  /** a lookup answered at venue time `venue` (a Date: whole seconds) */
+  const timed = (now: number, venue: number, lag = 5_000) =>
+    ({
+      type: 'notSeen',
+      now,
+      venueTimeAtLeast: Math.floor(venue / 1000) * 1000,
+      visibilityLagMs: lag,
+    }) as const
+
+  test("behavior: by the venue's clock, never placed once its answer is past the deadline and lag, with no skew allowance", () => {
+    const edge = SENT_BY + 5_000
+    const at = (now: number, venue: number) =>
+      venueOrderMachine(attemptIn('uncertain'), timed(now, venue))?.status
+    // a Date of the edge's second may have been produced at the edge
+    expect(at(edge + 999, edge)).toBe('uncertain')
+    expect(at(edge + 1_000, edge + 1_000)).toBe('ready')
+    // our clock must be past the edge too: a Date running ahead is not enough
+    expect(at(edge, edge + 60_000)).toBe('uncertain')
+    expect(at(edge + 1, edge + 60_000)).toBe('ready')
+    // a venue clock behind ours holds it until the venue is past the edge
+    expect(at(edge + 30_000, edge - 1)).toBe('uncertain')
+  })
+
+  test('behavior: a lookup timed by the venue without a lag uses the default one', () => {
+    const edge = SENT_BY + DEFAULT_VISIBILITY_LAG_MS
+    const e = (venue: number) => {
+      const { visibilityLagMs: _, ...rest } = timed(edge + 5_000, venue)
+      return rest
+    }
+    expect(venueOrderMachine(attemptIn('uncertain'), e(edge))?.status).toBe(
+      'uncertain',
+    )
+    expect(
+      venueOrderMachine(attemptIn('uncertain'), e(edge + 1_000))?.status,
+    ).toBe('ready')
+  })
+
+  test('behavior: the next look that may prove it: the second after the edge on both clocks', () => {
+    const edge = SENT_BY + 5_000
+    const a = attemptIn('uncertain')
+    // clocks agree: the next whole second past the edge
+    expect(neverPlacedProvableAt(a, timed(T0 + 1_000, T0 + 1_000))).toBe(
+      edge + 1_000,
+    )
+    // the venue 20 s behind: 20 s later on our clock
+    expect(neverPlacedProvableAt(a, timed(T0, T0 - 20_000))).toBe(edge + 21_000)
+    // the venue ahead: as soon as our clock is past the edge
+    expect(neverPlacedProvableAt(a, timed(T0, edge + 60_000))).toBe(edge + 1)
+    // far behind: our clock's own rule comes first
+    expect(neverPlacedProvableAt(a, timed(T0, T0 - 600_000))).toBe(
+      SENT_BY + NEVER_PLACED_AFTER_MS - SEND_WINDOW_MS + 1,
+    )
+    expect(neverPlacedProvableAt(a, { type: 'notSeen', now: T0 })).toBe(
+      SENT_BY + NEVER_PLACED_AFTER_MS - SEND_WINDOW_MS + 1,
+    )
+    expect(
+      neverPlacedProvableAt({ ...a, seen: true }, timed(T0, T0)),
+    ).toBeNull()
+  })
+
   test('behavior: an order the venue showed is never taken as never placed', () => {
     const shown = { ...attemptIn('uncertain'), seen: true }
     const next = venueOrderMachine(shown, {
@@ -260,11 +325,86 @@ const arbEvent: fc.Arbitrary<(now: number) => VenueOrderEvent> = fc.oneof(
   fc.constant(() => ({ type: 'notSent' }) as const),
   fc.constant(() => ({ type: 'uncertain' }) as const),
   fc.constant((now: number) => ({ type: 'notSeen', now }) as const),
+  // answered by a venue whose clock is off ours (a Date: whole seconds)
+  fc
+    .tuple(
+      fc.integer({ min: -150_000, max: 150_000 }),
+      fc.constantFrom(undefined, 0, 5_000, 10_000, 20_000),
+    )
+    .map(
+      ([skew, lag]) =>
+        (now: number) =>
+          ({
+            type: 'notSeen',
+            now,
+            venueTimeAtLeast: Math.floor((now + skew) / 1000) * 1000,
+            ...(lag === undefined ? {} : { visibilityLagMs: lag }),
+          }) as const,
+    ),
   fc.constant(() => ({ type: 'cancelRequested' }) as const),
   fc.constant(() => ({ type: 'expired' }) as const),
 )
 
 describe('venueOrderMachine: at most once', () => {
+  test('property: never ready while the venue time of the answer could still be at or before the deadline plus its lag', () => {
+    fc.assert(
+      fc.property(
+        // when the lookup was made, and the venue's true time then
+        fc.integer({ min: 0, max: 3 * NEVER_PLACED_AFTER_MS }),
+        fc.integer({ min: -150_000, max: 150_000 }),
+        fc.integer({ min: 0, max: 30_000 }),
+        (after, skew, lag) => {
+          const now = SENT_BY - SEND_WINDOW_MS + after
+          const venue = now + skew
+          const next = venueOrderMachine(attemptIn('uncertain'), {
+            type: 'notSeen',
+            now,
+            venueTimeAtLeast: Math.floor(venue / 1000) * 1000,
+            visibilityLagMs: lag,
+          })
+          if (
+            next?.status === 'ready' &&
+            now <= SENT_BY + NEVER_PLACED_AFTER_MS - SEND_WINDOW_MS
+          ) {
+            // the Date's second began past the edge: so did the answer
+            expect(Math.floor(venue / 1000) * 1000).toBeGreaterThan(
+              SENT_BY + lag,
+            )
+            expect(now).toBeGreaterThan(SENT_BY + lag)
+          }
+        },
+      ),
+      { numRuns: 5_000 },
+    )
+  })
+
+  test('property: a look at neverPlacedProvableAt proves it when the venue clock keeps its skew', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 60_000 }),
+        fc.integer({ min: -60_000, max: 60_000 }),
+        fc.integer({ min: 0, max: 20_000 }),
+        (after, skew, lag) => {
+          const a = attemptIn('uncertain')
+          const look = (now: number) =>
+            ({
+              type: 'notSeen',
+              now,
+              venueTimeAtLeast: Math.floor((now + skew) / 1000) * 1000,
+              visibilityLagMs: lag,
+            }) as const
+          const first = look(SENT_BY - SEND_WINDOW_MS + after)
+          if (venueOrderMachine(a, first)?.status === 'ready') return
+          const at = neverPlacedProvableAt(a, first)
+          expect(at).not.toBeNull()
+          expect(at).toBeGreaterThan(first.now)
+          expect(venueOrderMachine(a, look(at ?? 0))?.status).toBe('ready')
+        },
+      ),
+      { numRuns: 5_000 },
+    )
+  })
+
   test('property: a client order id goes out again only once nothing of it can be at the venue', () => {
     fc.assert(
       fc.property(
@@ -308,11 +448,20 @@ describe('venueOrderMachine: at most once', () => {
               next.status === 'ready' &&
               a.status !== 'ready'
             ) {
-              // only after the deadline of the send and its margin
+              // only after the deadline of the send and its margin on our
+              // clock, or once every venue time the answer may have been
+              // produced at ([Date, Date + 1 s)) and our clock are past
+              // the deadline and the venue's lag
               expect(lastSend).not.toBeNull()
-              expect(now).toBeGreaterThan(
-                (lastSend ?? 0) + NEVER_PLACED_AFTER_MS,
-              )
+              const sendBy = (lastSend ?? 0) + SEND_WINDOW_MS
+              const edge =
+                sendBy + (e.visibilityLagMs ?? DEFAULT_VISIBILITY_LAG_MS)
+              const byOurs = now > (lastSend ?? 0) + NEVER_PLACED_AFTER_MS
+              const byVenue =
+                e.venueTimeAtLeast !== undefined &&
+                e.venueTimeAtLeast > edge &&
+                now > edge
+              expect(byOurs || byVenue).toBe(true)
               provenAbsent = true
             }
             a = next

@@ -1,5 +1,9 @@
 import type { VenueOrder } from '../ports/venueAdapter.js'
-import { NEVER_PLACED_AFTER_MS, SEND_WINDOW_MS } from './sendWindow.js'
+import {
+  DEFAULT_VISIBILITY_LAG_MS,
+  NEVER_PLACED_AFTER_MS,
+  SEND_WINDOW_MS,
+} from './sendWindow.js'
 
 /**
  * Where one order stands at its venue, whoever sent it (a direct order, a
@@ -57,10 +61,27 @@ export type VenueOrderEvent =
   /** a lookup by client order id found it */
   | { readonly type: 'seen'; readonly order: VenueOrder }
   /** a lookup by client order id did not find it */
-  | { readonly type: 'notSeen'; readonly now: number }
+  | NotSeenEvent
   | { readonly type: 'cancelRequested' }
   /** its own deadline passed */
   | { readonly type: 'expired' }
+
+/** A lookup by client order id did not find the order. */
+export interface NotSeenEvent {
+  readonly type: 'notSeen'
+  /** our clock when the lookup was made */
+  readonly now: number
+  /**
+   * the venue's clock had at least reached this (Unix ms) when it
+   * answered "no such order"; absent when the lookup did not say
+   */
+  readonly venueTimeAtLeast?: number | undefined
+  /**
+   * how long past a signed deadline, on its clock, the venue may still
+   * not show an order it took by then @default DEFAULT_VISIBILITY_LAG_MS
+   */
+  readonly visibilityLagMs?: number | undefined
+}
 
 /** A new attempt, nothing sent. */
 export const READY_ATTEMPT: VenueOrderAttempt = Object.freeze({
@@ -97,15 +118,45 @@ function maybeAtVenue(a: VenueOrderAttempt): boolean {
 
 /**
  * The never-placed rule: an order never seen at its venue whose last send
- * can no longer land (its signed deadline passed, plus room for clock skew
- * and venues that show orders late) is not at the venue and never will be.
+ * can no longer land is not at the venue and never will be. A "not found"
+ * proves it once the send's signed deadline (`sendBy`, which the venue
+ * compares with its own clock) has passed with room for the venue to show
+ * what it took before it:
+ * - by our clock: past it by NEVER_PLACED_AFTER_MS − SEND_WINDOW_MS, room
+ *   for clock skew too, as the venue's clock is not known;
+ * - by the venue's: the answer was produced when the venue's clock was
+ *   past `sendBy` plus its visibility lag. The venue refuses the send after
+ *   `sendBy` on that clock, and shows what it took before within the lag,
+ *   so no skew allowance is needed. Our clock must be past the same edge:
+ *   a `Date` header running ahead of the venue (a proxy's) cannot alone
+ *   make the proof.
  */
-function neverPlaced(a: VenueOrderAttempt, now: number): boolean {
-  return (
-    !a.seen &&
-    a.sendBy !== null &&
-    now > a.sendBy + NEVER_PLACED_AFTER_MS - SEND_WINDOW_MS
-  )
+function neverPlaced(a: VenueOrderAttempt, e: NotSeenEvent): boolean {
+  if (a.seen || a.sendBy === null) return false
+  if (e.now > a.sendBy + NEVER_PLACED_AFTER_MS - SEND_WINDOW_MS) return true
+  if (e.venueTimeAtLeast === undefined) return false
+  const edge = a.sendBy + (e.visibilityLagMs ?? DEFAULT_VISIBILITY_LAG_MS)
+  return e.venueTimeAtLeast > edge && e.now > edge
+}
+
+/**
+ * When a lookup may next prove `a` never placed, after `e` did not: by
+ * the venue's clock as `e` read it (its `Date` counts whole seconds, so the
+ * first one past the edge is the next whole second, which the venue's
+ * clock reaches at most that long after it answered), or else by ours.
+ * @returns Unix ms on our clock, or null when no lookup can prove it (the
+ * venue has shown it, or no send is in flight)
+ */
+export function neverPlacedProvableAt(
+  a: VenueOrderAttempt,
+  e: NotSeenEvent,
+): number | null {
+  if (a.seen || a.sendBy === null) return null
+  const ours = a.sendBy + NEVER_PLACED_AFTER_MS - SEND_WINDOW_MS + 1
+  if (e.venueTimeAtLeast === undefined) return ours
+  const edge = a.sendBy + (e.visibilityLagMs ?? DEFAULT_VISIBILITY_LAG_MS)
+  const venueIn = Math.floor(edge / 1000) * 1000 + 1000 - e.venueTimeAtLeast
+  return Math.min(ours, Math.max(edge + 1, e.now + venueIn))
 }
 
 /** A live order its owner or its deadline wants gone: cancel it there. */
@@ -163,7 +214,7 @@ export function venueOrderMachine(
         ? fromVenue(a, e.order)
         : null
     case 'notSeen':
-      return notSeen(a, e.now)
+      return notSeen(a, e)
     case 'cancelRequested':
       if (a.status === 'ready') return { ...a, status: 'cancelled' }
       return maybeAtVenue(a) ? { ...a, cancelRequested: true } : null
@@ -173,14 +224,17 @@ export function venueOrderMachine(
   }
 }
 
-function notSeen(a: VenueOrderAttempt, now: number): VenueOrderAttempt | null {
+function notSeen(
+  a: VenueOrderAttempt,
+  e: NotSeenEvent,
+): VenueOrderAttempt | null {
   if (a.status === 'ready') return a
   if (isLiveAttempt(a)) {
     // it was there: "not found" can lag at venues, it is not "never placed"
     return { ...a, status: 'uncertain' }
   }
   if (a.status !== 'sending' && a.status !== 'uncertain') return null
-  if (!neverPlaced(a, now)) return { ...a, status: 'uncertain' }
+  if (!neverPlaced(a, e)) return { ...a, status: 'uncertain' }
   // nothing is at the venue nor can arrive: what nobody wants any more
   // ends here, the rest may be sent again
   if (a.cancelRequested) return { ...a, status: 'cancelled', sendBy: null }

@@ -81,6 +81,22 @@ export interface VenueOrder {
   readonly reason: string | null
 }
 
+/**
+ * A lookup by client order id with when, on the venue's clock, it was
+ * answered (`VenueAdapter.orderWithVenueTime`).
+ */
+export interface TimedVenueOrder {
+  /** null when the venue knows no such order */
+  readonly order: VenueOrder | null
+  /**
+   * Unix ms the venue's clock had at least reached when it produced the
+   * answer: the start of the second its HTTP `Date` header names (the
+   * earliest, when the lookup read more than once); null when an answer
+   * did not say
+   */
+  readonly venueTimeAtLeast: number | null
+}
+
 export type MarginMode = 'cross' | 'isolated'
 
 /** A net position; `size` is signed: positive long, negative short. */
@@ -220,6 +236,25 @@ export interface VenueAdapter {
     market: string,
     clientOrderId: string,
   ): Promise<VenueOrder | null>
+  /**
+   * `order`, with the venue's clock when it answered: a "no such order"
+   * answered after the venue's clock passed a send's signed deadline by
+   * `visibilityLagMs` proves that send never placed, with no allowance for
+   * our clock's skew (`venueOrderMachine`). Absent where the adapter
+   * cannot tell; the worker then waits out its own clock's allowance.
+   */
+  orderWithVenueTime?(
+    cred: VenueCredential,
+    market: string,
+    clientOrderId: string,
+  ): Promise<TimedVenueOrder>
+  /**
+   * How long after the venue's clock passed a request's signed deadline
+   * an order it accepted by then may still be missing from the answers of
+   * `order` (its matching, and the read path behind it); read with
+   * `orderWithVenueTime` @default DEFAULT_VISIBILITY_LAG_MS
+   */
+  readonly visibilityLagMs?: number | undefined
   positions(
     cred: VenueCredential,
     options?: ReadOptions,

@@ -37,7 +37,15 @@ function memoryVenue(venue: VenueId) {
   const orders = new Map<string, VenueOrder>()
   const sent: VenueOrderRequest[] = []
   const calls: string[] = []
-  const state = { script: 'fill' as PlaceScript, mark: '100' }
+  const state = {
+    script: 'fill' as PlaceScript,
+    mark: '100',
+    /**
+     * the venue's clock, which its lookups then tell (whole seconds, as
+     * a `Date` header does); null: they do not
+     */
+    venueNow: null as (() => number) | null,
+  }
   const book = (r: VenueOrderRequest, resting: boolean): VenueOrder => {
     const o: VenueOrder = {
       clientOrderId: r.clientOrderId,
@@ -100,6 +108,16 @@ function memoryVenue(venue: VenueId) {
       calls.push(`order ${id}`)
       return orders.get(id) ?? null
     },
+    orderWithVenueTime: async (_cred: unknown, _market: string, id: string) => {
+      calls.push(`order ${id}`)
+      const at = state.venueNow?.()
+      return {
+        order: orders.get(id) ?? null,
+        venueTimeAtLeast:
+          at === undefined ? null : Math.floor(at / 1000) * 1000,
+      }
+    },
+    visibilityLagMs: MEMORY_VISIBILITY_LAG_MS,
     cancel: async (_cred: unknown, _market: string, id: string) => {
       calls.push(`cancel ${id}`)
       const o = orders.get(id)
@@ -110,6 +128,9 @@ function memoryVenue(venue: VenueId) {
   } as unknown as VenueAdapter
   return { adapter, orders, sent, calls, state }
 }
+
+/** how late the memory venue may show an order past a deadline */
+export const MEMORY_VISIBILITY_LAG_MS = 5_000
 
 export const FIXTURE_OWNER = '0x00000000000000000000000000000000000000cc'
 export const FIXTURE_NOW = Date.UTC(2030, 0, 1, 12)

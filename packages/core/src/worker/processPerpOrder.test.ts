@@ -6,6 +6,7 @@ import { orderLock } from './accountMarketLock.js'
 import {
   FIXTURE_NOW,
   FIXTURE_OWNER,
+  MEMORY_VISIBILITY_LAG_MS,
   memoryWorker,
   type PlaceScript,
 } from './memoryVenue.fixture.js'
@@ -158,9 +159,10 @@ describe('processPerpOrder: submit', () => {
     const { step, hl, clock } = await bed({}, 'lost')
     expect(await step()).toMatchObject({ status: 'unknown' })
     clock.ms = FIXTURE_NOW + NEVER_PLACED_AFTER_MS
+    // looked at again as soon as the rule can hold, not on the backoff
     expect(await step()).toMatchObject({
       status: 'unknown',
-      nextCheckAt: iso(clock.ms + 12_000),
+      nextCheckAt: iso(clock.ms + 1_000),
     })
     clock.ms = FIXTURE_NOW + NEVER_PLACED_AFTER_MS + 1
     expect(await step()).toMatchObject({
@@ -194,6 +196,72 @@ describe('processPerpOrder: submit', () => {
       nextCheckAt: null,
     })
     expect(hl.calls.filter((c) => c.startsWith('place'))).toHaveLength(1)
+  })
+
+  /** A market order due 60 s after acceptance, as the API makes one. */
+  const ioc = {
+    orderType: 'market',
+    requestedLimitPrice: null,
+    timeInForce: 'ioc',
+    slippageBps: 100,
+    expiresAt: iso(FIXTURE_NOW + 60_000),
+  } as const
+  const EDGE = FIXTURE_NOW + SEND_WINDOW_MS + MEMORY_VISIBILITY_LAG_MS
+
+  test("behavior: an uncertain IOC send the venue never got goes again once the venue's clock is past its deadline and lag, within its queue deadline", async () => {
+    const { step, hl, clock } = await bed(ioc, 'lost')
+    hl.state.venueNow = () => clock.ms
+    expect(await step()).toMatchObject({ status: 'unknown' })
+    // at the edge the venue may still show it: looked at again just after
+    clock.ms = EDGE
+    expect(await step()).toMatchObject({
+      status: 'unknown',
+      nextCheckAt: iso(EDGE + 1_000),
+    })
+    expect(hl.sent).toHaveLength(1)
+    clock.ms = EDGE + 1_000
+    expect(await step()).toMatchObject({ status: 'pending', observedAt: null })
+    hl.state.script = 'fill'
+    expect(await step()).toMatchObject({ status: 'filled', filledBase: '1.23' })
+    expect(hl.sent.map((r) => r.clientOrderId)).toEqual([CLOID, CLOID])
+    expect(hl.sent[1]?.validUntil).toBe(clock.ms + SEND_WINDOW_MS)
+  })
+
+  test('behavior: a venue clock behind ours holds the resend until it too is past the edge', async () => {
+    const { step, hl, clock } = await bed(ioc, 'lost')
+    hl.state.venueNow = () => clock.ms - 15_000
+    expect(await step()).toMatchObject({ status: 'unknown' })
+    clock.ms = EDGE + 15_000
+    // looked at again once the venue's clock can show a second past it
+    expect(await step()).toMatchObject({
+      status: 'unknown',
+      nextCheckAt: iso(EDGE + 16_000),
+    })
+    clock.ms = EDGE + 16_000
+    expect(await step()).toMatchObject({ status: 'pending' })
+    expect(hl.sent).toHaveLength(1)
+  })
+
+  test('behavior: a venue Date ahead of our clock proves nothing until ours is past the edge too', async () => {
+    const { step, hl, clock } = await bed(ioc, 'lost')
+    hl.state.venueNow = () => clock.ms + 60_000
+    expect(await step()).toMatchObject({ status: 'unknown' })
+    clock.ms = EDGE
+    expect(await step()).toMatchObject({
+      status: 'unknown',
+      nextCheckAt: iso(EDGE + 1_000),
+    })
+    clock.ms = EDGE + 1
+    expect(await step()).toMatchObject({ status: 'pending' })
+  })
+
+  test('behavior: an uncertain IOC send that landed is found by the venue-timed lookup, never resent', async () => {
+    const { step, hl, clock } = await bed(ioc, 'landed')
+    hl.state.venueNow = () => clock.ms
+    expect(await step()).toMatchObject({ status: 'unknown' })
+    clock.ms = EDGE + 1_000
+    expect(await step()).toMatchObject({ status: 'filled', filledBase: '1.23' })
+    expect(hl.sent).toHaveLength(1)
   })
 
   test('behavior: a cancel asked before sending cancels it with no venue call', async () => {

@@ -7,6 +7,8 @@ import {
   cancelDue,
   isFinalAttempt,
   isLiveAttempt,
+  type NotSeenEvent,
+  neverPlacedProvableAt,
   type VenueOrderAttempt,
   type VenueOrderEvent,
 } from '../domain/venueOrderMachine.js'
@@ -371,7 +373,9 @@ async function reconcile(step: Step): Promise<number | null> {
   }
   const found = await reconcileVenueOrder(io, order.clientOrderId)
   if (found.type === 'unreachable') return now + POLL_MS
-  if (found.type === 'notSeen') return notFound(step, attempt)
+  if (found.type === 'notSeen') {
+    return notFound(step, attempt, { ...found, now })
+  }
   const seen = venueOrderTransition(attempt, found)
   if ((await apply(step, seen, found.order)) === null) return null
   if (cancelDue(seen)) {
@@ -386,14 +390,15 @@ async function reconcile(step: Step): Promise<number | null> {
   return now + POLL_MS
 }
 
-/** The venue has no such order (now). */
+/** The venue has no such order (now): `event` says so. */
 async function notFound(
   step: Step,
   attempt: VenueOrderAttempt,
+  event: NotSeenEvent,
 ): Promise<number | null> {
   const { now } = step
   const order = step.order
-  const next = venueOrderTransition(attempt, { type: 'notSeen', now })
+  const next = venueOrderTransition(attempt, event)
   if (next.status === 'ready') {
     // never placed, and never will be: proven not delivered, so it goes
     // again with the same client order id while its queue deadline lets
@@ -427,9 +432,15 @@ async function notFound(
       error: 'the venue no longer reports this order; reconciling',
     })
   }
-  // "not found" can lag at venues: keep asking, slower over time
+  // "not found" can lag at venues: keep asking, slower over time, but
+  // look again as soon as a lookup could prove it never placed, so an
+  // order whose send never arrived goes again within its queue deadline
   const age = now - Date.parse(order.submittedAt ?? order.createdAt)
-  return now + Math.min(60_000, Math.max(POLL_MS, age / 10))
+  const later = now + Math.min(60_000, Math.max(POLL_MS, age / 10))
+  const provable = neverPlacedProvableAt(next, event)
+  return provable === null
+    ? later
+    : Math.min(later, Math.max(now + POLL_MS, provable))
 }
 
 /** Records the venue's view `v`, which moved the order to `next`. */

@@ -189,6 +189,8 @@ function shareOne(adapter: VenueAdapter, clock: Clock): VenueAdapter {
       if (found) filled(cred, found)
       return found
     },
+    // a venue that tells its clock at lookups goes on telling it
+    ...timedOrderOf(adapter, (cred, found) => filled(cred, found)),
     async positions(cred, options) {
       if (options?.fresh) {
         // past every snapshot and stream; what this process held may be
@@ -249,6 +251,22 @@ function shareOne(adapter: VenueAdapter, clock: Clock): VenueAdapter {
     ...armOf(adapter),
     ...balancesOf(adapter),
     ...orderFeesOf(adapter),
+  }
+}
+
+function timedOrderOf(
+  adapter: VenueAdapter,
+  filled: (cred: VenueCredential, found: VenueOrder) => void,
+): Pick<VenueAdapter, 'orderWithVenueTime' | 'visibilityLagMs'> {
+  const timed = adapter.orderWithVenueTime?.bind(adapter)
+  if (!timed) return {}
+  return {
+    async orderWithVenueTime(cred, market, clientOrderId) {
+      const found = await timed(cred, market, clientOrderId)
+      if (found.order) filled(cred, found.order)
+      return found
+    },
+    visibilityLagMs: adapter.visibilityLagMs,
   }
 }
 

@@ -10,6 +10,7 @@ import { task as taskRow } from '../ports/store.contract.js'
 import {
   FIXTURE_NOW,
   FIXTURE_OWNER,
+  MEMORY_VISIBILITY_LAG_MS,
   memoryWorker,
 } from './memoryVenue.fixture.js'
 import { processTask } from './processTask.js'
@@ -199,6 +200,36 @@ describe('task legs: look up after a restart', () => {
       [LONG_ID, clock.ms + SEND_WINDOW_MS],
     ])
     expect((await store.tasks.get(TASK_ID))?.longSize).toBe('5')
+  })
+
+  test("behavior: by the venue's clock, a leg not found goes again once it is past the deadline and the venue's lag", async () => {
+    const { step, clock, placed, hl, aster } = await bed({
+      engineState: inFlight(),
+    })
+    hl.state.venueNow = () => clock.ms
+    aster.state.venueNow = () => clock.ms
+    const edge = FIXTURE_NOW + SEND_WINDOW_MS + MEMORY_VISIBILITY_LAG_MS
+    clock.ms = edge
+    const waiting = await step()
+    expect(waiting.error).toContain(
+      `hl: waiting for the send window of ${LONG_ID} to close`,
+    )
+    expect(placed()).toEqual([])
+    clock.ms = edge + 1_000
+    expect(await step()).toMatchObject({ status: 'running' })
+    expect(hl.sent.map((r) => r.clientOrderId)).toEqual([LONG_ID])
+    expect(aster.sent.map((r) => r.clientOrderId)).toEqual([SHORT_ID])
+  })
+
+  test("behavior: states saved before deadlines wait out our clock's allowance, whatever the venue's clock", async () => {
+    const { step, clock, placed, hl, aster } = await bed({
+      engineState: inFlight({ sendBy: undefined }, { sendBy: undefined }),
+    })
+    hl.state.venueNow = () => clock.ms
+    aster.state.venueNow = () => clock.ms
+    clock.ms = FIXTURE_NOW + NEVER_PLACED_AFTER_MS
+    await step()
+    expect(placed()).toEqual([])
   })
 
   test('behavior: states saved before deadlines count the operation start', async () => {

@@ -177,7 +177,7 @@ export async function legIo(
  * failed round, by its client order id. A leg the venue has is taken from
  * it. A leg it does not have is sent again only when no earlier send can
  * still land (`venueOrderMachine`: it was never sent, or the never-placed
- * rule holds). Such legs get a new deadline (`sendBy`), which the caller
+ * rule holds, by the venue's clock where the lookup tells it). Such legs get a new deadline (`sendBy`), which the caller
  * saves before sending them.
  * @returns the operation, the legs to send, and why the others wait
  */
@@ -206,7 +206,14 @@ export async function lookUpLegs(
         legs[leg] = fromVenue(order, next, found.order, ctx)
         return
       }
-      const next = venueOrderTransition(attempt, { type: 'notSeen', now })
+      // a leg saved before deadlines existed was signed with the adapter's
+      // own: only our clock's allowance is known to cover it
+      const next = venueOrderTransition(
+        attempt,
+        order.sendBy === undefined
+          ? { type: 'notSeen', now }
+          : { ...found, now },
+      )
       if (next.status !== 'ready') {
         // an earlier send may still land: sending again could double it
         waiting.push(

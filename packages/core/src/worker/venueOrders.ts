@@ -1,13 +1,16 @@
-import type { VenueOrderEvent } from '../domain/venueOrderMachine.js'
+import type {
+  NotSeenEvent,
+  VenueOrderEvent,
+} from '../domain/venueOrderMachine.js'
 import {
   UncertainSubmissionError,
   VenueRejectedError,
   VenueUnavailableError,
 } from '../errors/venue.js'
 import type {
+  TimedVenueOrder,
   VenueAdapter,
   VenueCredential,
-  VenueOrder,
   VenueOrderRequest,
 } from '../ports/venueAdapter.js'
 
@@ -61,18 +64,23 @@ export async function submitVenueOrder(
   }
 }
 
-/** What a lookup found; `unreachable` when the venue could not be asked. */
+/**
+ * What a lookup found; `unreachable` when the venue could not be asked. A
+ * `notSeen` carries the venue's clock at the answer, when the adapter
+ * tells it: the caller adds its `now` to make the machine's event.
+ */
 type ReconcileOutcome =
   | Extract<VenueOrderEvent, { type: 'seen' }>
-  | { readonly type: 'notSeen' }
+  | Omit<NotSeenEvent, 'now'>
   | {
       readonly type: 'unreachable'
       readonly error: VenueUnavailableError | UncertainSubmissionError
     }
 
 /**
- * Looks an order up by client order id; with `cancel`, cancels it first
- * (the venue resolves a cancel of an order already final too).
+ * Looks an order up by client order id (timed by the venue's clock where
+ * the adapter tells it); with `cancel`, cancels it first (the venue
+ * resolves a cancel of an order already final too).
  * @throws what the adapter throws beyond an outage
  */
 export async function reconcileVenueOrder(
@@ -80,12 +88,17 @@ export async function reconcileVenueOrder(
   clientOrderId: string,
   options: { readonly cancel?: boolean | undefined } = {},
 ): Promise<ReconcileOutcome> {
-  let seen: VenueOrder | null
+  let found: TimedVenueOrder
   try {
     if (options.cancel) {
       await io.adapter.cancel(io.cred, io.market, clientOrderId)
     }
-    seen = await io.adapter.order(io.cred, io.market, clientOrderId)
+    found = io.adapter.orderWithVenueTime
+      ? await io.adapter.orderWithVenueTime(io.cred, io.market, clientOrderId)
+      : {
+          order: await io.adapter.order(io.cred, io.market, clientOrderId),
+          venueTimeAtLeast: null,
+        }
   } catch (error) {
     if (
       error instanceof VenueUnavailableError ||
@@ -95,5 +108,13 @@ export async function reconcileVenueOrder(
     }
     throw error
   }
-  return seen === null ? { type: 'notSeen' } : { type: 'seen', order: seen }
+  if (found.order !== null) return { type: 'seen', order: found.order }
+  if (found.venueTimeAtLeast === null) return { type: 'notSeen' }
+  return {
+    type: 'notSeen',
+    venueTimeAtLeast: found.venueTimeAtLeast,
+    ...(io.adapter.visibilityLagMs === undefined
+      ? {}
+      : { visibilityLagMs: io.adapter.visibilityLagMs }),
+  }
 }

@@ -240,6 +240,28 @@ export function runVenueAdapterContract(
         'filled',
       )
       expect(bed.placedCount(id)).toBe(1)
+      const timed = await bed.adapter.orderWithVenueTime?.(
+        bed.cred,
+        bed.market,
+        id,
+      )
+      if (timed) expect(timed.order?.state).toBe('filled')
+    })
+
+    test("a lookup timed by the venue's clock, where the adapter tells it: that clock when it answered, whole seconds", async (ctx) => {
+      const timed = bed.adapter.orderWithVenueTime?.bind(bed.adapter)
+      if (!timed) {
+        ctx.skip()
+        return
+      }
+      // the fakes run on this machine's clock, as they date their answers
+      const before = Math.floor(Date.now() / 1000) * 1000
+      const found = await timed(bed.cred, bed.market, cloid())
+      expect(found.order).toBeNull()
+      expect(found.venueTimeAtLeast).toBeGreaterThanOrEqual(before)
+      expect(found.venueTimeAtLeast).toBeLessThanOrEqual(Date.now())
+      expect((found.venueTimeAtLeast ?? 1) % 1000).toBe(0)
+      expect(bed.adapter.visibilityLagMs).toBeGreaterThan(0)
     })
   })
 }

@@ -71,3 +71,14 @@ export function sendJson(
   res.writeHead(status, { 'content-type': 'application/json' })
   res.end(JSON.stringify(body))
 }
+
+/**
+ * Dates the answer by the fake venue's own clock (`now`), not the
+ * machine's that node would use: a client reads the venue's clock off it
+ * (`wire/venueClock.ts`), and compares it with deadlines that clock
+ * enforces. Stamped as the request arrives, so it never runs ahead of
+ * what the answer shows.
+ */
+export function dateByVenueClock(res: ServerResponse, now: () => number): void {
+  res.setHeader('date', new Date(now()).toUTCString())
+}

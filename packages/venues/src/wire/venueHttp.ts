@@ -9,6 +9,7 @@ import {
 import { failedBeforeSending, isTimeout } from './fetchFailure.js'
 import { chargeBucket, type RequestCharge } from './requestCharge.js'
 import { watchRequestWrites } from './requestWrites.js'
+import { recordVenueClock } from './venueClock.js'
 
 /** `read`: nothing changes at the venue; `write`: something may be placed. */
 export type CallKind = 'read' | 'write'
@@ -117,6 +118,8 @@ type VenueSend<T> = (request: VenueRequest) => Promise<T>
  *   UncertainSubmissionError (maybe done: look it up, never resend),
  *   a read VenueUnavailableError;
  * - anything else is the venue protocol's to read.
+ * Every answer's `Date` is recorded for the call that sent it
+ * (`venueClock.ts`).
  * @example const send = createVenueHttp(hlProtocol, { baseUrl, fetchFn: fetch, timeout: 10_000, budget })
  */
 export function createVenueHttp<T>(
@@ -136,6 +139,7 @@ export function createVenueHttp<T>(
     }
     let res: Response
     const writes = watchRequestWrites()
+    const sentAt = Date.now()
     try {
       res = await writes.run(() =>
         options.fetchFn(
@@ -168,6 +172,8 @@ export function createVenueHttp<T>(
         err,
       )
     }
+    // the venue's clock at its answer, for a lookup that must know it
+    recordVenueClock(res.headers, sentAt, Date.now())
     let text: string
     try {
       text = await res.text()

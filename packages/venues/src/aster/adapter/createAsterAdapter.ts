@@ -33,6 +33,7 @@ import {
 } from '../../wire/marketStream.js'
 import type { PublishedLimit } from '../../wire/requestCharge.js'
 import { createStreamQuarantine } from '../../wire/streamQuarantine.js'
+import { orderWithVenueTime } from '../../wire/venueClock.js'
 import type { CallKind } from '../../wire/venueHttp.js'
 import { ASTER_LIMITS } from '../limits/asterLimits.js'
 import { asterLimitsFromExchangeInfo } from '../limits/asterRateLimitEntries.js'
@@ -164,6 +165,17 @@ export interface AsterAdapter extends VenueAdapter {
 
 /** Aster accepts a nonce (µs) within this many ms of its own clock. */
 const NONCE_WINDOW_MS = 10_000
+/**
+ * How long past a request's nonce window, on Aster's clock, an order it
+ * took may still be missing from `GET /fapi/v3/order` (-2013). Aster
+ * checks the nonce against its clock as the request arrives (futures v3
+ * doc "V3 Nonce Mechanism": within 10 s of server time;
+ * /work/shared/venues/aster.md); like the Binance USDⓈ-M API it copies,
+ * the order then goes to the matching engine, whose queue under load
+ * (Binance's 503 "execution status unknown", its 408 gateway timeouts)
+ * runs to seconds. 10 s covers that queue and the read behind it.
+ */
+const ASTER_VISIBILITY_LAG_MS = 10_000
 const TIF: Record<VenueOrderRequest['timeInForce'], string> = {
   ioc: 'IOC',
   gtc: 'GTC',
@@ -659,6 +671,12 @@ export function createAsterAdapter(options: AsterAdapterOptions): AsterAdapter {
 
     order: (cred: VenueCredential, market: string, clientOrderId: string) =>
       query(cred, market, clientOrderId),
+
+    // one signed read: its answer (the order, or -2013) has the Date
+    orderWithVenueTime: orderWithVenueTime((cred, market, clientOrderId) =>
+      query(cred, market, clientOrderId),
+    ),
+    visibilityLagMs: ASTER_VISIBILITY_LAG_MS,
 
     async orderFees(
       cred: VenueCredential,

@@ -36,6 +36,7 @@ import {
   quoteFromStream,
 } from '../../wire/marketStream.js'
 import { createStreamQuarantine } from '../../wire/streamQuarantine.js'
+import { orderWithVenueTime } from '../../wire/venueClock.js'
 import { hlInfoWeight } from '../limits/hlInfoWeight.js'
 import { HL_STREAM_USERS_PER_IP } from '../limits/hlLimits.js'
 import { isValidHlPrice } from '../precision/formatHlPrice.js'
@@ -131,6 +132,17 @@ const FUNDING_PAGE = 500
 const FUNDING_MAX_PAGES = 20
 /** ms one userFunding read from a cursor serves every market's tasks */
 const FUNDING_SHARED_MS = 5_000
+/**
+ * How long past an order action's `expiresAfter`, on Hyperliquid's clock,
+ * the action may still be missing from `orderStatus`. The L1 refuses an
+ * action executed after its `expiresAfter` (hyperliquid-python-sdk
+ * `Exchange.set_expires_after`; /work/shared/venues/hyperliquid.md), and
+ * executes what it takes in the block it lands in, one about every 70 ms
+ * (HyperBFT; Alchemy's HyperCore "Blocks and finality"); the info API
+ * answers from a node's state, which trails consensus by blocks, not
+ * seconds. 5 s leaves a node far more than that.
+ */
+const HL_VISIBILITY_LAG_MS = 5_000
 
 /**
  * The Hyperliquid (`hl`) venue adapter over the public REST API: reads via
@@ -300,6 +312,38 @@ export function createHyperliquidAdapter(
     return p === undefined ? undefined : p === null ? [] : [p]
   }
 
+  /** The order by client order id, with its fills' average price. */
+  async function lookUpOrder(
+    cred: VenueCredential,
+    _market: string,
+    clientOrderId: string,
+  ): Promise<VenueOrder | null> {
+    const user = owner(cred)
+    const raw = await post(
+      '/info',
+      { type: 'orderStatus', user, oid: clientOrderId },
+      'read',
+      'urgent',
+    )
+    const found = parseOrderStatus(raw, clientOrderId)
+    if (!found || dec(found.order.filledBase).isZero()) {
+      return found?.order ?? null
+    }
+    const fills = await hlOrderFills(
+      post,
+      user,
+      { oid: found.oid, startTime: found.timestamp },
+      found.order.filledBase,
+      'urgent',
+    )
+    if (!fills) return { ...found.order, averagePrice: null }
+    return {
+      ...found.order,
+      averagePrice: fills.averagePrice,
+      ...(fills.feeUsd === null ? {} : { feeUsd: fills.feeUsd }),
+    }
+  }
+
   return Object.freeze({
     venue: 'hl' as const,
 
@@ -445,36 +489,9 @@ export function createHyperliquidAdapter(
       )
     },
 
-    async order(
-      cred: VenueCredential,
-      _market: string,
-      clientOrderId: string,
-    ): Promise<VenueOrder | null> {
-      const user = owner(cred)
-      const raw = await post(
-        '/info',
-        { type: 'orderStatus', user, oid: clientOrderId },
-        'read',
-        'urgent',
-      )
-      const found = parseOrderStatus(raw, clientOrderId)
-      if (!found || dec(found.order.filledBase).isZero()) {
-        return found?.order ?? null
-      }
-      const fills = await hlOrderFills(
-        post,
-        user,
-        { oid: found.oid, startTime: found.timestamp },
-        found.order.filledBase,
-        'urgent',
-      )
-      if (!fills) return { ...found.order, averagePrice: null }
-      return {
-        ...found.order,
-        averagePrice: fills.averagePrice,
-        ...(fills.feeUsd === null ? {} : { feeUsd: fills.feeUsd }),
-      }
-    },
+    order: lookUpOrder,
+    orderWithVenueTime: orderWithVenueTime(lookUpOrder),
+    visibilityLagMs: HL_VISIBILITY_LAG_MS,
 
     async orderFees(
       cred: VenueCredential,

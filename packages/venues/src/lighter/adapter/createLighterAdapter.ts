@@ -23,6 +23,7 @@ import {
   quoteFromStream,
 } from '../../wire/marketStream.js'
 import { createStreamQuarantine } from '../../wire/streamQuarantine.js'
+import { orderWithVenueTime } from '../../wire/venueClock.js'
 import { lighterSignerChainId } from '../binding/lighterSignerChainId.js'
 import {
   type LighterVenue,
@@ -151,6 +152,18 @@ const STREAMED_REST_MS = 120_000
 
 /** funding-rates changes slowly and settles hourly: read once a minute */
 const FUNDING_RATES_MAX_AGE_MS = 60_000
+
+/**
+ * How long past a tx's `ExpiredAt`, on Lighter's clock, an order it
+ * created may still be missing from `accountOrders`. `sendTx` only queues
+ * the tx for the sequencer, which drops what it has not executed by
+ * `ExpiredAt` (lighter-go `DefaultExpireTime`; /work/shared/venues/
+ * lighter.md), then executes in batches (standard accounts: 300 ms taker
+ * latency, docs "account-types") and the API's order reads follow from an
+ * index behind the sequencer. The longest of the adapters' lags, for the
+ * longest path.
+ */
+const LIGHTER_VISIBILITY_LAG_MS = 20_000
 
 /**
  * The Lighter venue adapter (`lighter`, `lighter-mainnet`) over Lighter's
@@ -319,6 +332,18 @@ export function createLighterAdapter(
     authToken: (key) => ctx.authToken(key).token,
   })
 
+  /** The order by client order id on a listed market. */
+  async function lookUpOrder(
+    cred: VenueCredential,
+    market: string,
+    clientOrderId: string,
+  ): Promise<VenueOrder | null> {
+    const key = lighterCredential(cred)
+    const m = (await markets()).find((x) => x.symbol === market)
+    if (!m) return null
+    return ctx.findOrder(key, m, clientOrderId)
+  }
+
   const quarantine = createStreamQuarantine(clock)
   const adapter: VenueAdapter = {
     venue,
@@ -415,12 +440,10 @@ export function createLighterAdapter(
       await armLighterCancelAll(ctx, lighterCredential(cred), at)
     },
 
-    async order(cred, market, clientOrderId): Promise<VenueOrder | null> {
-      const key = lighterCredential(cred)
-      const m = (await markets()).find((x) => x.symbol === market)
-      if (!m) return null
-      return ctx.findOrder(key, m, clientOrderId)
-    },
+    order: lookUpOrder,
+    // the listing (when read now) and `accountOrders`: the earlier Date
+    orderWithVenueTime: orderWithVenueTime(lookUpOrder),
+    visibilityLagMs: LIGHTER_VISIBILITY_LAG_MS,
 
     async orderFees(cred: VenueCredential): Promise<string | null> {
       // the tier decides, not the order: the account reads that the

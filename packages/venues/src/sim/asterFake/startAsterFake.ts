@@ -5,7 +5,12 @@ import {
 } from 'node:http'
 import type { FakeLimitOptions } from '../fakeLimitOptions.js'
 import type { FakeBucketUsage } from '../fakeRateLimits.js'
-import { listen, readBody, sendJson as send } from '../loopbackHttp.js'
+import {
+  dateByVenueClock,
+  listen,
+  readBody,
+  sendJson as send,
+} from '../loopbackHttp.js'
 import type { SimExchange } from '../simExchange.js'
 import { authenticate, authenticateMain } from './asterFakeAuth.js'
 import { recordBuilder } from './asterFakeBuilders.js'
@@ -164,6 +169,7 @@ export async function startAsterFake(
   }
 
   const server = createServer((req, res) => {
+    dateByVenueClock(res, now)
     serve(req, res).catch((e: unknown) => {
       if (res.headersSent) res.destroy()
       else if (e instanceof AsterFakeError) {

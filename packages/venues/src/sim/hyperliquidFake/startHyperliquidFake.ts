@@ -15,7 +15,7 @@ import {
   resolveFakeLimits,
 } from '../fakeLimitOptions.js'
 import type { FakeBucketUsage } from '../fakeRateLimits.js'
-import { listen, readBody } from '../loopbackHttp.js'
+import { dateByVenueClock, listen, readBody } from '../loopbackHttp.js'
 import type { SimExchange } from '../simExchange.js'
 import { builderFeeTenths } from './hlBuilderFees.js'
 import { handleExchange } from './hlExchange.js'
@@ -134,6 +134,7 @@ export async function startHyperliquidFake(
     now,
   )
   const server = createServer((req, res) => {
+    dateByVenueClock(res, now)
     serve(req, res).catch((e: unknown) => {
       if (!res.headersSent) send(res, 500, { error: String(e) })
       else res.destroy()

@@ -18,7 +18,7 @@ import {
   resolveFakeLimits,
 } from '../fakeLimitOptions.js'
 import type { FakeBucketUsage } from '../fakeRateLimits.js'
-import { listen, sendJson as send } from '../loopbackHttp.js'
+import { dateByVenueClock, listen, sendJson as send } from '../loopbackHttp.js'
 import type { SimExchange } from '../simExchange.js'
 import { handleSendTx } from './handleSendTx.js'
 import { handleSendTxBatch } from './handleSendTxBatch.js'
@@ -175,6 +175,7 @@ export async function startLighterFake(
     return true
   }
   const server = createServer((req, res) => {
+    dateByVenueClock(res, now)
     serve(req, res).catch((e: unknown) => {
       if (!res.headersSent) send(res, 500, { code: 500, message: String(e) })
       else res.destroy()

@@ -12,6 +12,8 @@ import { roundPrice, type VenueAdapter, type VenueOrderRequest } from '@dn/core'
  * - `answer`: not forwarded (the venue never sees it); this answer instead
  * - `answerAfter`: forwarded (the venue acts), its answer replaced by this
  * - `resetAfter`: forwarded (the venue acts), the connection then reset
+ * - `resetBefore`: read whole, never forwarded (the venue never sees it),
+ *   the connection then reset: to the client, exactly `resetAfter`
  * - `hold`: read, never forwarded, never answered (until the client quits)
  */
 export type SendFault =
@@ -21,7 +23,7 @@ export type SendFault =
       readonly body: string
       readonly headers?: Readonly<Record<string, string>> | undefined
     }
-  | { readonly kind: 'resetAfter' | 'hold' }
+  | { readonly kind: 'resetAfter' | 'resetBefore' | 'hold' }
 
 /** Which request a fault is for. */
 export type SendMatch = (method: string, path: string, body: string) => boolean
@@ -66,6 +68,10 @@ export async function startSendFaultProxy(
     }
     if (fault?.kind === 'hold') {
       held.add(req.socket)
+      return
+    }
+    if (fault?.kind === 'resetBefore') {
+      req.socket.resetAndDestroy()
       return
     }
     if (fault?.kind === 'answer') {
