@@ -92,6 +92,8 @@ export interface FaultRunOptions {
   readonly workers: number
   /** ms between SIGKILLs of a random worker (0: none) */
   readonly killEveryMs: number
+  /** each owner's pause between direct orders, ms: a uniform draw */
+  readonly orderPauseMs: readonly [number, number]
 }
 
 export interface FaultRunReport {
@@ -328,7 +330,8 @@ export async function runFaults(o: FaultRunOptions): Promise<FaultRunReport> {
     const orderLoop = async (owner: TestOwner) => {
       const resting: string[] = []
       while (chaos) {
-        await sleep(300 + random() * 1_200)
+        const [least, most] = o.orderPauseMs
+        await sleep(least + random() * (most - least))
         const what = random()
         if (what < 0.15 && resting.length > 0) {
           const id = resting.splice(Math.floor(random() * resting.length), 1)[0]

@@ -16,8 +16,23 @@ type Profile = Omit<FaultRunOptions, 'dialect' | 'seed' | 'workers'>
  * 25 % faults).
  */
 const PROFILES: Readonly<Record<string, Profile>> = {
-  ci: { rate: 0.15, owners: 5, chaosMs: 50_000, killEveryMs: 6_000 },
-  long: { rate: 0.25, owners: 12, chaosMs: 600_000, killEveryMs: 45_000 },
+  ci: {
+    rate: 0.15,
+    owners: 5,
+    chaosMs: 50_000,
+    killEveryMs: 6_000,
+    orderPauseMs: [300, 1_500],
+  },
+  // a user's pace, not a flood: 12 owners sending an order every 3-9 s
+  // at 25 % faults (an order a second overall; at 0.75 s an owner the
+  // venues' budgets could not drain them and most expired unsent)
+  long: {
+    rate: 0.25,
+    owners: 12,
+    chaosMs: 600_000,
+    killEveryMs: 45_000,
+    orderPauseMs: [3_000, 9_000],
+  },
 }
 
 /** The profile `DN_FAULT_PROFILE` names (default `ci`). */
