@@ -1,6 +1,10 @@
 import type { TaskRecord } from '../domain/task.js'
 import type { Leg } from '../domain/taskEngineState.js'
-import type { VenuePosition } from '../ports/venueAdapter.js'
+import type {
+  VenueAdapter,
+  VenueCredential,
+  VenuePosition,
+} from '../ports/venueAdapter.js'
 import {
   evaluateRunningTask,
   type LegReading,
@@ -33,4 +37,17 @@ export async function confirmRunningVerdict(
     now,
     fundingGraceMs,
   )
+}
+
+/** A leg's position in a read sent now (`ReadOptions.fresh`), urgently. */
+export async function readLegNow(
+  adapter: VenueAdapter,
+  cred: VenueCredential,
+  market: string,
+): Promise<VenuePosition | undefined> {
+  const held = await adapter.positions(cred, {
+    fresh: true,
+    priority: 'urgent',
+  })
+  return held.find((p) => p.market === market)
 }

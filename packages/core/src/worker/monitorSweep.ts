@@ -14,7 +14,7 @@ import { createSharedRead, type SharedRead } from '../util/sharedRead.js'
 import { msToIso } from '../util/time.js'
 import { accountMarketLock } from './accountMarketLock.js'
 import type { AccountRead } from './accountSnapshots.js'
-import { confirmRunningVerdict } from './confirmRunningVerdict.js'
+import { confirmRunningVerdict, readLegNow } from './confirmRunningVerdict.js'
 import {
   changedShows,
   closeStart,
@@ -384,12 +384,11 @@ function snapshotReader(
       l: Leg,
     ): Promise<VenuePosition | undefined> {
       const venue = venueOf(task, l)
-      const cred = await credential(task.owner, venue)
-      const held = await deps.adapters[venue].positions(cred, {
-        fresh: true,
-        priority: 'urgent',
-      })
-      return held.find((p) => p.market === marketOf(task, l))
+      return readLegNow(
+        deps.adapters[venue],
+        await credential(task.owner, venue),
+        marketOf(task, l),
+      )
     },
     /** Starts the read of every market and account `tasks` need. */
     prefetch(tasks: readonly TaskRecord[]) {

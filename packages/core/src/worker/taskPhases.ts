@@ -5,7 +5,7 @@ import type { Leg, LegOrder } from '../domain/taskEngineState.js'
 import type { MarketQuote, MarketRules } from '../ports/marketData.js'
 import { type Decimal, dec, decString } from '../util/decimal.js'
 import { msToIso, nextHourAfter } from '../util/time.js'
-import { confirmRunningVerdict } from './confirmRunningVerdict.js'
+import { confirmRunningVerdict, readLegNow } from './confirmRunningVerdict.js'
 import { closeStart } from './evaluateRunningTask.js'
 import { openingGate } from './openingGate.js'
 import { recordPendingReason } from './pendingReasons.js'
@@ -288,13 +288,7 @@ export async function monitorTask(step: TaskStep): Promise<number | null> {
     },
     now,
     deps.fundingGraceMs,
-    async (l) =>
-      (
-        await io[l].adapter.positions(io[l].cred, {
-          fresh: true,
-          priority: 'urgent',
-        })
-      ).find((p) => p.market === marketOf(task, l)),
+    (l) => readLegNow(io[l].adapter, io[l].cred, marketOf(task, l)),
   )
   await step.save({
     ...verdict.shows,
