@@ -195,6 +195,55 @@ describe.each(dialects())(
       })
     })
 
+    test('a cancel racing the opening: either it lands and nothing is sent, or it is refused and the task opens', async () => {
+      const tasks = bed.svc.store.tasks
+      const update = tasks.update
+      const placed = () =>
+        [...bed.venues.exchanges.aster.stats().byClientOrderId.keys()].length +
+        [...bed.venues.exchanges.lighter.stats().byClientOrderId.keys()].length
+      // the API's cancel lands right before, or right after, the worker's
+      // write of its opening orders (the API writes in its own transaction,
+      // the worker through the store itself)
+      const race = async (when: 'before' | 'after') => {
+        const id = await create()
+        let answer: Awaited<ReturnType<typeof post>> | undefined
+        tasks.update = async (taskId, patch, guard) => {
+          const opening =
+            taskId === id && patch.engineState?.op?.kind === 'open' && !answer
+          if (opening && when === 'before') answer = await post(id, 'cancel')
+          const row = await update.call(tasks, taskId, patch, guard)
+          if (opening && when === 'after') answer = await post(id, 'cancel')
+          return row
+        }
+        const before = placed()
+        try {
+          await bed.drain()
+        } finally {
+          tasks.update = update
+        }
+        return { id, answer, sent: placed() - before }
+      }
+
+      const early = await race('before')
+      expect(early.answer?.status, early.answer?.text).toBe(202)
+      expect(early.sent).toBe(0)
+      expect((await get(early.id)).status).toBe('cancelled')
+
+      const late = await race('after')
+      expect(late.answer?.status).toBe(409)
+      expect(late.answer?.body).toMatchObject({
+        code: 'task_not_cancellable',
+        error: expect.stringMatching(/opening.*close it once it is running/),
+      })
+      expect(late.sent).toBe(2)
+      const opened = await get(late.id)
+      expect(opened.status).toBe('running')
+      expect(opened.longSize).toBe(opened.shortSize)
+      await post(late.id, 'close')
+      await bed.drain()
+      expect((await get(late.id)).status).toBe('closed')
+    })
+
     test('a failed leg is unwound and the task fails with the reason', async () => {
       bed.venues.exchanges.lighter.setFaults({ rejectRate: 1 })
       const id = await create()

@@ -5,7 +5,11 @@ import { msToIso } from '../util/time.js'
 import type { CommandDeps } from './commandDeps.js'
 import { ownedTask } from './ownedTask.js'
 
-/** Cancels a task the worker has not started. Only `pending` qualifies. */
+/**
+ * Cancels a task the worker has not started: `pending`, with no opening
+ * operation in flight. The write is guarded on both, so it cannot land
+ * between a worker saving its opening orders and sending them.
+ */
 export async function cancelTask(
   tx: Repos,
   deps: Pick<CommandDeps, 'clock'>,
@@ -18,13 +22,16 @@ export async function cancelTask(
       ? await tx.tasks.update(
           taskId,
           { status: 'cancelled', updatedAt: msToIso(deps.clock.now()) },
-          { status: ['pending'] },
+          { status: ['pending'], idle: true },
         )
       : undefined
   if (!updated) {
+    const now = (await tx.tasks.get(taskId)) ?? task
     throw new ConflictError(
       'task_not_cancellable',
-      `task is ${task.status}; only pending tasks can be cancelled (close a running task instead)`,
+      now.status === 'pending'
+        ? 'task is opening: its orders are being sent to the venues, so it can no longer be cancelled; close it once it is running'
+        : `task is ${now.status}; only pending tasks can be cancelled (close a running task instead)`,
     )
   }
   return { taskId, status: 'cancelled' }

@@ -12,6 +12,7 @@ import type { Lease } from '../domain/lease.js'
 import type { PerpOrderRecord, PerpOrderStatus } from '../domain/perpOrder.js'
 import type { RequestFamily, RequestLogRecord } from '../domain/requestLog.js'
 import type { TaskRecord, TaskStatus } from '../domain/task.js'
+import { EMPTY_ENGINE_STATE } from '../domain/taskEngineState.js'
 import type { VenueId } from '../domain/venue.js'
 import type { VenueBindingRecord } from '../domain/venueBinding.js'
 import { accountSnapshotTests } from './accountSnapshot.contract.js'
@@ -686,6 +687,37 @@ function taskTests(store: GetStore) {
     )
     expect(ok?.status).toBe('closing')
     expect((await tasks.get(t.id))?.status).toBe('closing')
+  })
+
+  test('tasks: update idle guard (no operation in flight)', async () => {
+    const tasks = store().tasks
+    const updatedAt = iso(baseMs())
+    const cancel = { status: 'cancelled' as const, updatedAt }
+    const guard = { status: ['pending' as const], idle: true }
+    const op = {
+      kind: 'open' as const,
+      seq: 1,
+      startedAt: updatedAt,
+      legs: {},
+    }
+    const busy = task({ engineState: { ...EMPTY_ENGINE_STATE, op, seq: 1 } })
+    await tasks.insert(busy)
+    expect(await tasks.update(busy.id, cancel, guard)).toBeUndefined()
+    expect(await tasks.get(busy.id)).toEqual(busy)
+    // without the guard, the same write lands
+    expect((await tasks.update(busy.id, cancel))?.status).toBe('cancelled')
+    for (const engineState of [
+      null,
+      EMPTY_ENGINE_STATE,
+      { ...EMPTY_ENGINE_STATE, seq: 3 },
+    ]) {
+      const idle = task({ engineState })
+      await tasks.insert(idle)
+      expect(
+        (await tasks.update(idle.id, cancel, guard))?.status,
+        JSON.stringify(engineState),
+      ).toBe('cancelled')
+    }
   })
 
   test('tasks: update fence guard', async () => {

@@ -56,6 +56,16 @@ export interface UpdateGuard<S extends string> {
   readonly fence?: number | undefined
 }
 
+/** A task's update guards: a status and fence, and its engine at rest. */
+export interface TaskUpdateGuard extends UpdateGuard<TaskStatus> {
+  /**
+   * true: the row changes only while no operation is in flight (its
+   * engine state holds no `op`), so a command cannot end a task whose
+   * orders a worker has begun to send
+   */
+  readonly idle?: boolean | undefined
+}
+
 /** What a worker asks for when it claims due work. */
 export interface ClaimRequest<S extends string> {
   readonly workerId: string
@@ -163,7 +173,7 @@ export interface TaskRepo {
   update(
     id: string,
     patch: TaskPatch,
-    guard?: UpdateGuard<TaskStatus>,
+    guard?: TaskUpdateGuard,
   ): Promise<TaskRecord | undefined>
   list(filter: ListFilter): Promise<TaskRecord[]>
   /**

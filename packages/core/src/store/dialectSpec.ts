@@ -1,4 +1,4 @@
-import type { ColumnDataType, Kysely } from 'kysely'
+import type { ColumnDataType, Kysely, RawBuilder } from 'kysely'
 import type { Database } from './database.js'
 
 /** Column types the one migration set maps per dialect. */
@@ -36,6 +36,11 @@ export interface DialectSpec {
   readonly batchedStatements: boolean
   /** a boolean as the driver binds it */
   bool(value: boolean): boolean | number
+  /**
+   * True where the JSON text in `column` has no `field` at its top level,
+   * or has it as JSON null (a null column counts as no field).
+   */
+  jsonFieldAbsent(column: string, field: string): RawBuilder<boolean>
   /**
    * Runs `fn` holding a lock that serializes migrations across processes;
    * `db` is bound to a single connection.

@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Updateable } from 'kysely'
+import type { Insertable, Kysely, RawBuilder, Updateable } from 'kysely'
 import type { ClaimRequest, ListFilter, UpdateGuard } from '../ports/store.js'
 import { isoToMicros } from '../util/time.js'
 import { type ClaimedTable, claimRows } from './claimRows.js'
@@ -69,6 +69,8 @@ export function leasedTable<R, S extends string, T extends ClaimedTable>(
       id: string,
       patch: Partial<R>,
       guard?: UpdateGuard<S>,
+      /** a further condition the row must meet, from the repository */
+      also?: RawBuilder<boolean>,
     ): Promise<R | undefined> {
       if (guard?.status?.length === 0) return undefined
       const set = toRow(fields, patch, scope.dialect, immutable)
@@ -82,6 +84,7 @@ export function leasedTable<R, S extends string, T extends ClaimedTable>(
       if (guard?.fence !== undefined) {
         query = query.where('fence', '=', guard.fence)
       }
+      if (also !== undefined) query = query.where(also)
       const row = await query.returningAll().executeTakeFirst()
       return row === undefined ? undefined : read(row)
     },

@@ -84,6 +84,15 @@ export function taskRepo(scope: RepoScope): TaskRepo {
   })
   return {
     ...t.shared,
+    update: (id, patch, guard) =>
+      t.shared.update(
+        id,
+        patch,
+        guard,
+        guard?.idle
+          ? scope.dialect.jsonFieldAbsent('engine_state', 'op')
+          : undefined,
+      ),
     list: t.list,
     countActiveByOwner: (owner) =>
       t.countByOwnerIn(owner, ACTIVE_TASK_STATUSES),

@@ -73,11 +73,11 @@ export async function processTask(
     get state() {
       return task.engineState ?? EMPTY_ENGINE_STATE
     },
-    async save(patch) {
+    async save(patch, statuses) {
       const updated = await deps.store.tasks.update(
         task.id,
         { ...patch, updatedAt: msToIso(deps.clock.now()) },
-        { fence: claimed.fence },
+        { fence: claimed.fence, status: statuses },
       )
       if (!updated) throw new FencedOutError(`task ${task.id}`)
       const from = task.status
@@ -222,10 +222,15 @@ export async function startOperation(
   return withLegLocks(
     step,
     async () => {
-      // an opening task is no longer held back
-      await step.save({
-        engineState: { ...step.state, op, seq, pendingReason: null },
-      })
+      // an opening task is no longer held back. Only while the task is
+      // still as this step found it: the API cancels a pending task in
+      // one guarded write too (cancelTask), so either the cancel lands
+      // and nothing is sent, or the operation does and the cancel is
+      // refused; never a cancelled task with orders at the venues
+      await step.save(
+        { engineState: { ...step.state, op, seq, pendingReason: null } },
+        [step.task.status],
+      )
       return resume(step, op, true)
     },
     () => recordPendingReason(step, ACCOUNT_BUSY),

@@ -1,4 +1,4 @@
-import type { TaskRecord } from '../domain/task.js'
+import type { TaskRecord, TaskStatus } from '../domain/task.js'
 import type {
   Leg,
   TaskEngineState,
@@ -23,7 +23,15 @@ export interface TaskStep {
   readonly now: number
   readonly task: TaskRecord
   readonly state: TaskEngineState
-  save(patch: Omit<TaskPatch, 'updatedAt'>): Promise<TaskRecord>
+  /**
+   * Writes while this step's claim holds; with `statuses`, only while the
+   * task is still in one of them (the API may have moved it meanwhile).
+   * @throws FencedOutError when either no longer holds
+   */
+  save(
+    patch: Omit<TaskPatch, 'updatedAt'>,
+    statuses?: readonly TaskStatus[],
+  ): Promise<TaskRecord>
   /** venue, market and decrypted credential of each leg */
   io(): Promise<Record<Leg, LegIo>>
   /**

@@ -24,6 +24,9 @@ export function postgres(options: PostgresDialectOptions = {}): DialectSpec {
     rowLocks: true,
     batchedStatements: true,
     bool: (value) => value,
+    // `->` gives SQL NULL for a missing field but JSON null for a null one
+    jsonFieldAbsent: (column, field) =>
+      sql<boolean>`coalesce(${sql.ref(column)}::jsonb -> ${field}, 'null'::jsonb) = 'null'::jsonb`,
     async withMigrationLock(db, fn) {
       await sql`select pg_advisory_lock(${sql.lit(MIGRATION_LOCK_KEY)})`.execute(
         db,

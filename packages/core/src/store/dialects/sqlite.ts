@@ -16,6 +16,9 @@ export function sqlite(): DialectSpec {
     rowLocks: false,
     batchedStatements: false,
     bool: (value) => (value ? 1 : 0),
+    // json_extract gives SQL NULL for a JSON null and for a missing field
+    jsonFieldAbsent: (column, field) =>
+      sql<boolean>`json_extract(${sql.ref(column)}, ${`$.${field}`}) is null`,
     async withMigrationLock(db, fn) {
       await sql`begin immediate`.execute(db)
       try {
