@@ -314,10 +314,28 @@ describe.each(dialects())('worker crashes (%s)', (dialect) => {
       (o) =>
         !TERMINAL_ORDER_STATUSES.includes(o.status) && o.status !== 'unknown',
     )
-    expect(
-      stuck.map((o) => `${o.id} ${o.status}`),
-      `seed ${seed}`,
-    ).toEqual([])
+    // what the service knew of each, and what the venue shows: enough to
+    // tell a worker that never came back to it from a venue that refused
+    const stuckSeen = await Promise.all(
+      stuck.map(async (o) =>
+        JSON.stringify({
+          id: o.id,
+          venue: o.venue,
+          status: o.status,
+          type: o.orderType,
+          error: o.error,
+          expiresAt: o.expiresAt,
+          cancelRequestedAt: o.cancelRequestedAt,
+          nextCheckAt: o.nextCheckAt,
+          leaseOwner: o.leaseOwner,
+          leaseExpiresAt: o.leaseExpiresAt,
+          updatedAt: o.updatedAt,
+          at: new Date().toISOString(),
+          venueState: (await venueView(o))?.state ?? null,
+        }),
+      ),
+    )
+    expect(stuckSeen, `seed ${seed}`).toEqual([])
     for (const v of VENUES) {
       for (const [cloid, n] of venues.exchanges[v].stats().byClientOrderId) {
         expect(n, `${v} ${cloid} placed ${n} times (seed ${seed})`).toBe(1)
