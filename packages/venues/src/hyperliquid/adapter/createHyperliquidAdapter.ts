@@ -52,7 +52,7 @@ import { armHlCancelAll, HL_CANCEL_ALL_SWITCH } from './armHlCancelAll.js'
 import { parseHlBalance } from './hlBalance.js'
 import { createHlCumFunding, HL_SETTLED_AFTER_MS } from './hlCumFunding.js'
 import { hlExchangeResponse } from './hlExchangeResponse.js'
-import { hlOrderFills } from './hlOrderFills.js'
+import { hlOrderFills, memoizedHlOrderFills } from './hlOrderFills.js'
 import {
   createHlBudget,
   createHlTransport,
@@ -312,6 +312,7 @@ export function createHyperliquidAdapter(
     return p === undefined ? undefined : p === null ? [] : [p]
   }
 
+  const lookedUpFills = memoizedHlOrderFills()
   /** The order by client order id, with its fills' average price. */
   async function lookUpOrder(
     cred: VenueCredential,
@@ -329,7 +330,7 @@ export function createHyperliquidAdapter(
     if (!found || dec(found.order.filledBase).isZero()) {
       return found?.order ?? null
     }
-    const fills = await hlOrderFills(
+    const fills = await lookedUpFills(
       post,
       user,
       { oid: found.oid, startTime: found.timestamp },

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { hlOrderFills } from './hlOrderFills.js'
+import { hlOrderFills, memoizedHlOrderFills } from './hlOrderFills.js'
 import type { HlPost } from './hlTransport.js'
 
 const fill = (over: Record<string, unknown> = {}) => ({
@@ -66,5 +66,33 @@ describe('hlOrderFills', () => {
         'history',
       ),
     ).toBeNull()
+  })
+})
+
+describe('memoizedHlOrderFills', () => {
+  test("reads an order's fills once per filled size; a lagging history is asked again", async () => {
+    let fills: unknown[] = [fill()]
+    let reads = 0
+    const post: HlPost = async () => {
+      reads++
+      return fills
+    }
+    const read = memoizedHlOrderFills()
+    const order = { oid: 9, startTime: 0 }
+    // the history lags: null, not kept
+    expect(await read(post, '0xu', order, '2', 'urgent')).toBeNull()
+    fills = [fill(), fill({ px: '102', fee: '0.0459' })]
+    const whole = { averagePrice: '101', feeUsd: '0.0909' }
+    expect(await read(post, '0xu', order, '2', 'urgent')).toEqual(whole)
+    expect(await read(post, '0xU', order, '2', 'urgent')).toEqual(whole)
+    expect(reads).toBe(2)
+    // a larger filled size, another order, another user: read again
+    fills = [...fills, fill({ px: '104' }), fill({ oid: 10 })]
+    expect(await read(post, '0xu', order, '3', 'urgent')).toMatchObject({
+      averagePrice: '102',
+    })
+    await read(post, '0xu', { oid: 10, startTime: 0 }, '1', 'urgent')
+    await read(post, '0xv', order, '2', 'urgent')
+    expect(reads).toBe(5)
   })
 })
