@@ -106,4 +106,44 @@ describe('createHyperliquidBinder against the protocol fake', () => {
     expect(done).toMatchObject({ outcome: 'failed', retryable: false })
     expect(await binder.isUsable(owner, prepared.credentialRef)).toBe(false)
   })
+
+  test("behavior: the preflight reads a funded owner's state alone (weight 2), and asks userRole only of an owner without margin", async () => {
+    const reads: string[] = []
+    const binder = createHyperliquidBinder({
+      baseUrl: fake.url,
+      isMainnet: true,
+      fetchFn: async (input, init) => {
+        const body = JSON.parse(String(init?.body ?? '{}'))
+        reads.push(String(body.type ?? body.action?.type))
+        return fetch(input, init)
+      },
+    })
+    const wallet = privateKeyToAccount(generatePrivateKey())
+    const owner = wallet.address.toLowerCase()
+    expect(await binder.findAccount(owner, { venue: 'hl' })).toBe('missing')
+    expect(reads).toEqual(['clearinghouseState', 'userRole'])
+    reads.length = 0
+    exchange.faucet(owner, 10_000)
+    expect(await binder.findAccount(owner, { venue: 'hl' })).toBe('found')
+    expect(reads).toEqual(['clearinghouseState'])
+    // binding: two approvals answered ok, no read to confirm them
+    const { prepared, signatures } = await signAll(binder, wallet)
+    reads.length = 0
+    expect(
+      await binder.complete(owner, {
+        target: { venue: 'hl' },
+        ...prepared,
+        signatures,
+      }),
+    ).toEqual({ outcome: 'bound' })
+    expect(reads).toEqual(['approveAgent', 'approveBuilderFee'])
+    // the agent just approved holds no margin: userRole tells it apart
+    reads.length = 0
+    expect(
+      await binder.findAccount(prepared.credentialRef.toLowerCase(), {
+        venue: 'hl',
+      }),
+    ).toBe('not_owned')
+    expect(reads).toEqual(['clearinghouseState', 'userRole'])
+  })
 })

@@ -35,14 +35,33 @@ export interface HyperliquidBinderOptions {
   readonly budget?: RequestBudget | undefined
 }
 
+/** The perps clearinghouse state of `user` (weight 2). */
+const hlState = (user: string) => ({ type: 'clearinghouseState', user })
+
+/** Whether a clearinghouse state shows margin or a position. */
+function holdsMargin(state: unknown): boolean {
+  if (typeof state !== 'object' || state === null) return false
+  const s = state as {
+    marginSummary?: { accountValue?: unknown }
+    assetPositions?: unknown
+  }
+  const value = Number(s.marginSummary?.accountValue)
+  return (
+    (Number.isFinite(value) && value > 0) ||
+    (Array.isArray(s.assetPositions) && s.assetPositions.length > 0)
+  )
+}
+
 /** One agent name, so a rebind replaces the service's previous agent. */
 export const HL_AGENT_NAME = 'dn'
 
 /**
- * Binding on Hyperliquid's real protocol: `userRole` for the account
- * preflight, user-signed `approveAgent` (and `approveBuilderFee`) posted to
- * `/exchange` with the wallet's signatures, confirmed by `extraAgents`
- * before the agent key is reported bound.
+ * Binding on Hyperliquid's real protocol: the account preflight reads the
+ * owner's clearinghouse state (and `userRole` for an owner holding no
+ * margin); user-signed `approveAgent` (and `approveBuilderFee`) are posted
+ * to `/exchange` with the wallet's signatures; an approval answered `ok` is
+ * applied, one refused or lost is looked up (`extraAgents`,
+ * `maxBuilderFee`) before the agent key is reported bound.
  */
 export function createHyperliquidBinder(
   o: HyperliquidBinderOptions,
@@ -118,6 +137,16 @@ export function createHyperliquidBinder(
   return {
     venue: 'hl',
     async findAccount(owner) {
+      // An address that holds margin is a user, a vault or a sub-account,
+      // and only a user has a key to sign with (vaults and sub-accounts
+      // are acted for by their master's signature; an agent holds no
+      // margin of its own): the owner signed this request, so a funded
+      // owner is a user. That read weighs 2, `userRole` 60, and a person
+      // binding waits on both: eight owners back to back would fill dn's
+      // share of Hyperliquid's weight for a minute with userRole alone.
+      if (holdsMargin(await post('/info', hlState(owner), 'interactive'))) {
+        return 'found'
+      }
       const r = (await post(
         '/info',
         { type: 'userRole', user: owner },
@@ -203,9 +232,10 @@ export function createHyperliquidBinder(
           }
         }
       }
-      return (await hasAgent(owner, entry.credentialRef))
-        ? { outcome: 'bound' }
-        : { outcome: 'confirming' }
+      // every approval answered `ok`: Hyperliquid answers an action once
+      // it is applied, so the agent is there (a refused one was looked up
+      // above); no extraAgents read (weight 20) to confirm it
+      return { outcome: 'bound' }
     },
     isUsable: (owner, ref) => hasAgent(owner, ref, 'interactive'),
   }

@@ -149,8 +149,19 @@ function answer(state: HlFakeState, body: Record<string, unknown>): unknown {
       // the oldest page first, as the venue pages forward in time
       return userFills(state, user(body), startTime, end).slice(0, FILLS_PAGE)
     }
-    case 'userRole':
-      return { role: accountExists(state, user(body)) ? 'user' : 'missing' }
+    case 'userRole': {
+      const who = user(body)
+      // an approved agent is no account of its own: Hyperliquid names
+      // the user it trades for
+      for (const [of, agents] of state.agentsByUser) {
+        for (const a of agents.values()) {
+          if (a.address.toLowerCase() === who) {
+            return { role: 'agent', data: { user: of } }
+          }
+        }
+      }
+      return { role: accountExists(state, who) ? 'user' : 'missing' }
+    }
     case 'extraAgents':
       return [...(state.agentsByUser.get(user(body))?.values() ?? [])].map(
         (a) => ({ name: a.name, address: a.address, validUntil: a.validUntil }),
