@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { rmSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { appendFileSync, rmSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { type ComposedVenues, composeVenues, deriveKey } from '@dn/cli'
 import {
   createAesGcmSecrets,
@@ -108,6 +108,8 @@ export interface FaultRunReport {
   readonly orders: Record<string, number>
   /** direct orders that ended expired because no send reached the venue */
   readonly expiredUndelivered: number
+  /** those orders, by venue and id, to follow in the workers' logs */
+  readonly undelivered: readonly string[]
   /** why orders ended expired, with how many each */
   readonly expiredWhy: Record<string, number>
   readonly settleMs: number
@@ -200,6 +202,7 @@ export async function runFaults(o: FaultRunOptions): Promise<FaultRunReport> {
             ...process.env,
             DN_MASTER_KEY: MASTER_HEX,
             DN_LIGHTER_TIER: 'plus',
+            ...(process.env.DN_FAULT_LOGS ? { DN_LOG_LEVEL: 'debug' } : {}),
             DN_WORKER_ID: `faults-${n}-${randomUUID().slice(0, 8)}`,
             ...(service.pgSchema ? { DN_DB_SCHEMA: service.pgSchema } : {}),
           },
@@ -208,6 +211,12 @@ export async function runFaults(o: FaultRunOptions): Promise<FaultRunReport> {
       )
       const err: Buffer[] = []
       child.stderr?.on('data', (d: Buffer) => err.push(d))
+      // DN_FAULT_LOGS=<dir>: each worker's log kept, to follow one order
+      const logs = process.env.DN_FAULT_LOGS
+      if (logs) {
+        const file = join(logs, `${o.dialect}-worker-${n}.log`)
+        child.stderr?.on('data', (d: Buffer) => appendFileSync(file, d))
+      }
       children.add(child)
       child.once('exit', (code, signal) => {
         children.delete(child)
@@ -455,6 +464,11 @@ export async function runFaults(o: FaultRunOptions): Promise<FaultRunReport> {
       for (const e of p?.events() ?? [])
         faults[e.kind] = (faults[e.kind] ?? 0) + 1
     }
+    const undelivered = orders.filter(
+      (x) =>
+        x.status === 'expired' &&
+        /never received|could be submitted/.test(x.error ?? ''),
+    )
     return {
       seed: o.seed,
       dialect: o.dialect,
@@ -465,15 +479,16 @@ export async function runFaults(o: FaultRunOptions): Promise<FaultRunReport> {
       lifecycles,
       tasks: count(tasks.map((t) => t.status)),
       orders: count(orders.map((x) => x.status)),
-      expiredUndelivered: orders.filter(
-        (x) =>
-          x.status === 'expired' &&
-          /never received|could be submitted/.test(x.error ?? ''),
-      ).length,
+      expiredUndelivered: undelivered.length,
+      undelivered: undelivered.map(
+        (x) => `${x.venue} ${x.orderType} ${x.id} ${x.createdAt}`,
+      ),
       expiredWhy: count(
         orders
           .filter((x) => x.status === 'expired')
-          .map((x) => `${x.orderType}: ${x.error ?? 'at its deadline'}`),
+          .map(
+            (x) => `${x.venue} ${x.orderType}: ${x.error ?? 'at its deadline'}`,
+          ),
       ),
       settleMs,
       seconds: Math.round((Date.now() - started) / 1000),

@@ -438,6 +438,17 @@ async function notFound(
   const age = now - Date.parse(order.submittedAt ?? order.createdAt)
   const later = now + Math.min(60_000, Math.max(POLL_MS, age / 10))
   const provable = neverPlacedProvableAt(next, event)
+  step.deps.logger.debug?.('order not found at the venue; looked up again', {
+    workerId: step.deps.workerId,
+    orderId: order.id,
+    venue: order.venue,
+    sendBy: next.sendBy === null ? null : msToIso(next.sendBy),
+    venueTimeAtLeast:
+      event.venueTimeAtLeast === undefined
+        ? null
+        : msToIso(event.venueTimeAtLeast),
+    provableAt: provable === null ? null : msToIso(provable),
+  })
   return provable === null
     ? later
     : Math.min(later, Math.max(now + POLL_MS, provable))
