@@ -1,9 +1,14 @@
 /**
  * How long after a submission starts a venue may still execute it: the
  * adapters sign this deadline into the request (`validUntil`), so a
- * request stuck in transit is refused by the venue after it.
+ * request stuck in transit is refused by the venue after it. Short, as a
+ * send whose answer was lost can be proven never placed only once it has
+ * passed (plus the venue's visibility lag): 30 s left a market order's
+ * 60 s queue deadline no room for a second send (the venue-fault suite).
+ * At least Aster's nonce window (10 s) and a moment to sign: an Aster
+ * send must be signed within 5 s of its commit, or it is not sent.
  */
-export const SEND_WINDOW_MS = 30_000
+export const SEND_WINDOW_MS = 15_000
 
 /**
  * A submission never seen at the venue this long after it started never

@@ -238,6 +238,28 @@ describe('createVenueHttp', () => {
     expect(t.calls).toHaveLength(4)
   })
 
+  test('error: a write whose signed deadline passed while it waited for budget is not sent', async () => {
+    const t = scripted([() => json(200, {})])
+    let asked = 0
+    const err = await caught(
+      t.send({
+        ...WRITE,
+        pastDeadline: () => {
+          asked++
+          // asked once the budget is charged: after the wait, not before
+          expect(t.budget.usage()[0]?.used).toBe(1)
+          return true
+        },
+      }),
+    )
+    expect(err).toBeInstanceOf(VenueUnavailableError)
+    expect(err.message).toMatch(/send window closed .* nothing was sent/)
+    expect(asked).toBe(1)
+    expect(t.calls).toHaveLength(0)
+    await t.send({ ...WRITE, pastDeadline: () => false })
+    expect(t.calls).toHaveLength(1)
+  })
+
   test('behavior: a request with no charges is not counted', async () => {
     const t = scripted([() => json(200, {})])
     await t.send({ ...READ, charges: [] })

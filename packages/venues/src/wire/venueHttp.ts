@@ -38,6 +38,13 @@ export interface VenueRequest {
    * @default false
    */
   readonly prepaid?: boolean | undefined
+  /**
+   * Whether the signed deadline the venue refuses the request after has
+   * passed (by the adapter's clock): a request whose wait for budget ran
+   * past it is not sent at all, a plain "not sent" rather than an answer
+   * the venue refuses @default never
+   */
+  readonly pastDeadline?: (() => boolean) | undefined
   /** weight only the answer shows (e.g. per 20 items returned) */
   readonly answerCharges?:
     | ((json: unknown) => readonly RequestCharge[])
@@ -136,6 +143,11 @@ export function createVenueHttp<T>(
         : new VenueUnavailableError(`${what}: ${msg}`, { cause })
     if (!req.prepaid) {
       await budget.acquire(budgetCharges(req.charges), req.priority)
+    }
+    if (req.pastDeadline?.()) {
+      throw new VenueUnavailableError(
+        `${what}: its send window closed while it waited for the venue's budget; nothing was sent`,
+      )
     }
     let res: Response
     const writes = watchRequestWrites()

@@ -27,6 +27,8 @@ export interface AsterRequest {
   readonly priority?: RequestPriority | undefined
   /** the user a signed request acts for: per-account limits (ORDERS) */
   readonly account?: string | undefined
+  /** its signed nonce has aged out of the venue's window: not sent */
+  readonly pastDeadline?: (() => boolean) | undefined
 }
 
 export type AsterSend = (request: AsterRequest) => Promise<unknown>
@@ -154,6 +156,7 @@ export function createAsterTransport(o: AsterTransportOptions): AsterSend {
             },
           }),
       kind: req.kind,
+      pastDeadline: req.pastDeadline,
       priority: req.priority ?? (req.kind === 'write' ? 'order' : 'routine'),
       charges: asterRequestCharges(
         req.method,

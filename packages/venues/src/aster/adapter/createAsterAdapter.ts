@@ -381,6 +381,14 @@ export function createAsterAdapter(options: AsterAdapterOptions): AsterAdapter {
       kind,
       priority,
       account: owner(cred),
+      // Aster refuses the nonce once its window has passed: a write that
+      // waited that long for budget is not sent (it goes again, signed anew)
+      ...(kind === 'write'
+        ? {
+            pastDeadline: () =>
+              clock.now() >= Math.floor(nonce / 1000) + NONCE_WINDOW_MS,
+          }
+        : {}),
     })
   }
 
@@ -394,6 +402,9 @@ export function createAsterAdapter(options: AsterAdapterOptions): AsterAdapter {
       '/fapi/v3/positionSide/dual',
       [],
       'read',
+      undefined,
+      // an order waits on it: not behind routine monitoring
+      'urgent',
     )
     if (!isObj(raw) || typeof raw.dualSidePosition !== 'boolean') {
       throw badRead('positionSide/dual', raw)

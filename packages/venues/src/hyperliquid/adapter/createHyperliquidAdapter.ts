@@ -280,6 +280,10 @@ export function createHyperliquidAdapter(
         ...(expiresAfter === undefined ? {} : { expiresAfter }),
       },
       'write',
+      undefined,
+      expiresAfter === undefined
+        ? undefined
+        : () => clock.now() >= expiresAfter,
     )
   }
 

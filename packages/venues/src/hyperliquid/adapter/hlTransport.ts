@@ -34,6 +34,8 @@ export type HlPost = (
   kind: CallKind,
   /** @default 'order' for writes, 'routine' for reads */
   priority?: RequestPriority,
+  /** a signed action's deadline has passed: it is not sent @default never */
+  pastDeadline?: () => boolean,
 ) => Promise<unknown>
 
 /** Hyperliquid publishes no Retry-After: a 429 holds every request this long. */
@@ -85,9 +87,10 @@ export function createHlBudget(options: VenueBudgetOptions): RequestBudget {
  */
 export function createHlTransport(options: HlTransportOptions): HlPost {
   const send = createVenueHttp(hlProtocol, options)
-  return (path, body, kind, priority) => {
+  return (path, body, kind, priority, pastDeadline) => {
     const text = JSON.stringify(body)
     return send({
+      pastDeadline,
       method: 'POST',
       path,
       body: { contentType: 'application/json', text },
