@@ -505,6 +505,24 @@ describe('processPerpOrder: reconcile', () => {
     ])
   })
 
+  test('behavior: a resting order is read every second at first, then at a tenth of its age, at most 5 s apart, and at its expiry', async () => {
+    const { step, clock } = await bed(
+      { expiresAt: iso(FIXTURE_NOW + 120_000) },
+      'rest',
+    )
+    const next = async (after: number) => {
+      clock.ms = FIXTURE_NOW + after
+      const row = await step()
+      return Date.parse(row.nextCheckAt ?? '') - clock.ms
+    }
+    expect(await next(0)).toBe(1_000)
+    expect(await next(5_000)).toBe(1_000)
+    expect(await next(30_000)).toBe(3_000)
+    expect(await next(80_000)).toBe(5_000)
+    // not past its expiry, when it is cancelled
+    expect(await next(118_000)).toBe(2_000)
+  })
+
   test('behavior: past its expiry a resting order is cancelled there and ends expired', async () => {
     const { step, clock } = await bed(
       { expiresAt: iso(FIXTURE_NOW + 5_000) },

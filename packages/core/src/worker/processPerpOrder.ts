@@ -377,16 +377,15 @@ async function reconcile(step: Step): Promise<number | null> {
     return notFound(step, attempt, { ...found, now })
   }
   const seen = venueOrderTransition(attempt, found)
-  if ((await apply(step, seen, found.order)) === null) return null
-  if (cancelDue(seen)) {
-    const after = await reconcileVenueOrder(io, order.clientOrderId, {
-      cancel: true,
-    })
-    if (after.type === 'unreachable') return now + POLL_MS
-    if (after.type === 'seen') {
-      return apply(step, venueOrderTransition(seen, after), after.order)
-    }
+  const lookAt = await apply(step, seen, found.order)
+  if (lookAt === null || !cancelDue(seen)) return lookAt
+  const after = await reconcileVenueOrder(io, order.clientOrderId, {
+    cancel: true,
+  })
+  if (after.type === 'seen') {
+    return apply(step, venueOrderTransition(seen, after), after.order)
   }
+  // the cancel is asked again in a second
   return now + POLL_MS
 }
 
@@ -482,7 +481,28 @@ async function apply(
           ? null
           : order.error,
   })
-  return isLiveAttempt(next) ? step.now + POLL_MS : null
+  return isLiveAttempt(next) ? restingLookAt(step.order, step.now) : null
+}
+
+/** The longest a resting order goes unread (see restingLookAt). */
+const RESTING_POLL_MAX_MS = 5_000
+
+/**
+ * When a live order the venue shows is read again: every second at
+ * first, then less often as it rests (a tenth of its age, at most 5 s),
+ * and at its expiry at the latest, when it is cancelled. Each order is
+ * its own lookup (Hyperliquid `orderStatus`, weight 2): a few dozen
+ * resting orders read every second would ask more of a venue's budget
+ * than monitoring and new orders leave them. A cancel request makes the
+ * order due at once.
+ */
+function restingLookAt(order: PerpOrderRecord, now: number): number {
+  const age = now - Date.parse(order.submittedAt ?? order.createdAt)
+  const wait = Math.min(RESTING_POLL_MAX_MS, Math.max(POLL_MS, age / 10))
+  return Math.max(
+    now + POLL_MS,
+    Math.min(now + wait, Date.parse(order.expiresAt)),
+  )
 }
 
 function messageOf(err: unknown): string {
