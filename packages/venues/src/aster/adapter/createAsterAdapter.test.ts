@@ -4,6 +4,7 @@ import {
   type VenueCredential,
   type VenueOrderRequest,
   VenueRejectedError,
+  VenueUnavailableError,
 } from '@dn/core'
 import type { Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
@@ -169,7 +170,17 @@ describe('Aster adapter against the signature-checking fake', () => {
     await refusedWith(adapter.positions(stranger), -2015)
   })
 
-  test('error: a reused nonce is refused (-4225 Nonce Expired)', async () => {
+  // -4225 refuses the request whole: "not done", sent again signed anew
+  const nonceExpired = async (p: Promise<unknown>) => {
+    const err = await p.then(
+      () => undefined,
+      (e: unknown) => e,
+    )
+    expect(err).toBeInstanceOf(VenueUnavailableError)
+    expect((err as Error).message).toMatch(/not done: Nonce Expired/)
+  }
+
+  test('error: a reused nonce is refused (-4225 Nonce Expired), not done', async () => {
     const fixed = Date.now() * 1000
     const replaying = createAsterAdapter({
       baseUrl: fake.url,
@@ -177,16 +188,16 @@ describe('Aster adapter against the signature-checking fake', () => {
     })
     // the first read spends the nonce, the second reuses it
     await replaying.positions(cred)
-    const err = await refusedWith(replaying.positions(cred), -4225)
-    expect(err.reason).toBe('Nonce Expired')
+    await nonceExpired(replaying.positions(cred))
   })
 
-  test('error: a nonce 20 s behind the venue clock is refused', async () => {
+  test('error: a nonce 20 s behind the venue clock is refused, not done', async () => {
     const late = createAsterAdapter({
       baseUrl: fake.url,
       clock: { now: () => Date.now() - 20_000 },
     })
-    await refusedWith(late.order(cred, 'ETHUSDT', cloid()), -4225)
+    await nonceExpired(late.order(cred, 'ETHUSDT', cloid()))
+    await nonceExpired(late.place(cred, await order()))
   })
 
   test('behavior: a shared nonce source (store counter) is used for every request', async () => {

@@ -374,22 +374,35 @@ export function createAsterAdapter(options: AsterAdapterOptions): AsterAdapter {
       ['signer', signer],
     ])
     const signature = await signAsterMessage({ privateKey: key, msg, chainId })
-    return send({
-      method,
-      path,
-      params: `${msg}&signature=${signature}`,
-      kind,
-      priority,
-      account: owner(cred),
-      // Aster refuses the nonce once its window has passed: a write that
-      // waited that long for budget is not sent (it goes again, signed anew)
-      ...(kind === 'write'
-        ? {
-            pastDeadline: () =>
-              clock.now() >= Math.floor(nonce / 1000) + NONCE_WINDOW_MS,
-          }
-        : {}),
-    })
+    try {
+      return await send({
+        method,
+        path,
+        params: `${msg}&signature=${signature}`,
+        kind,
+        priority,
+        account: owner(cred),
+        // Aster refuses the nonce once its window has passed: a request
+        // that waited that long for budget is not sent (it goes again,
+        // signed anew), nor is its weight spent on a refusal
+        pastDeadline: () =>
+          clock.now() >= Math.floor(nonce / 1000) + NONCE_WINDOW_MS,
+      })
+    } catch (err) {
+      // -4225 "Nonce Expired": this nonce is out of the venue's 10 s
+      // window or used. Each of the adapter's requests is signed with a
+      // nonce of its own and sent once, so the venue refused it whole:
+      // not done, to go again signed anew (futures v3 "V3 Nonce
+      // Mechanism"). A binder resending one wallet signature reads it
+      // otherwise, so this is the adapter's rule, not the transport's.
+      if (err instanceof AsterRejectedError && err.venueCode === -4225) {
+        throw new VenueUnavailableError(
+          `aster ${method} ${path}: not done: ${err.reason} (-4225)`,
+          { cause: err },
+        )
+      }
+      throw err
+    }
   }
 
   /** Refuses Hedge Mode accounts: the service keeps one net position. */
