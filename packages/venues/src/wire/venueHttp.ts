@@ -150,30 +150,32 @@ export function createVenueHttp<T>(
       )
     }
     let res: Response
-    const writes = watchRequestWrites()
+    // only a write needs the proof that nothing was written: a read that
+    // fails is unavailable whether or not it left
+    const writes = req.kind === 'write' ? watchRequestWrites() : null
     const sentAt = Date.now()
-    try {
-      res = await writes.run(() =>
-        options.fetchFn(
-          req.query ? `${base}${req.path}?${req.query}` : `${base}${req.path}`,
-          {
-            method: req.method,
-            headers: {
-              ...(req.body ? { 'content-type': req.body.contentType } : {}),
-              ...req.headers,
-            },
-            ...(req.body ? { body: req.body.text } : {}),
-            signal: AbortSignal.timeout(options.timeout),
+    const request = () =>
+      options.fetchFn(
+        req.query ? `${base}${req.path}?${req.query}` : `${base}${req.path}`,
+        {
+          method: req.method,
+          headers: {
+            ...(req.body ? { 'content-type': req.body.contentType } : {}),
+            ...req.headers,
           },
-        ),
+          ...(req.body ? { body: req.body.text } : {}),
+          signal: AbortSignal.timeout(options.timeout),
+        },
       )
+    try {
+      res = await (writes ? writes.run(request) : request())
     } catch (err) {
       if (failedBeforeSending(err)) {
         throw new VenueUnavailableError(`${what}: not reachable`, {
           cause: err,
         })
       }
-      if (writes.noneWritten()) {
+      if (writes?.noneWritten()) {
         throw new VenueUnavailableError(
           `${what}: ${isTimeout(err) ? 'timed out' : 'failed'} before the request was written`,
           { cause: err },
