@@ -47,6 +47,18 @@ describe('createHyperliquidBinder against the protocol fake', () => {
     return { prepared, signatures }
   }
 
+  /** Completes a signed binding, as the worker does. */
+  const complete = (
+    binder: ReturnType<typeof createHyperliquidBinder>,
+    owner: string,
+    signed: Awaited<ReturnType<typeof signAll>>,
+  ) =>
+    binder.complete(owner, {
+      target: { venue: 'hl' },
+      ...signed.prepared,
+      signatures: signed.signatures,
+    })
+
   test('default: preflight, approve agent and builder fee, confirm, usable', async () => {
     const binder = createHyperliquidBinder({
       baseUrl: fake.url,
@@ -67,21 +79,13 @@ describe('createHyperliquidBinder against the protocol fake', () => {
         await binder.verify(r, signatures[r.requestId] as string, owner),
       ).toBe(true)
     expect(await binder.isUsable(owner, prepared.credentialRef)).toBe(false)
-    const done = await binder.complete(owner, {
-      target: { venue: 'hl' },
-      ...prepared,
-      signatures,
-    })
+    const done = await complete(binder, owner, { prepared, signatures })
     expect(done, JSON.stringify(done)).toEqual({ outcome: 'bound' })
     expect(await binder.isUsable(owner, prepared.credentialRef)).toBe(true)
     // completing again (a worker retry) is still bound, never a second agent
-    expect(
-      await binder.complete(owner, {
-        target: { venue: 'hl' },
-        ...prepared,
-        signatures,
-      }),
-    ).toEqual({ outcome: 'bound' })
+    expect(await complete(binder, owner, { prepared, signatures })).toEqual({
+      outcome: 'bound',
+    })
   })
 
   test('error: signatures by another wallet are refused by the venue', async () => {
@@ -98,11 +102,7 @@ describe('createHyperliquidBinder against the protocol fake', () => {
     expect(
       r && (await binder.verify(r, signatures[r.requestId] as string, owner)),
     ).toBe(false)
-    const done = await binder.complete(owner, {
-      target: { venue: 'hl' },
-      ...prepared,
-      signatures,
-    })
+    const done = await complete(binder, owner, { prepared, signatures })
     expect(done).toMatchObject({ outcome: 'failed', retryable: false })
     expect(await binder.isUsable(owner, prepared.credentialRef)).toBe(false)
   })
@@ -129,13 +129,9 @@ describe('createHyperliquidBinder against the protocol fake', () => {
     // binding: two approvals answered ok, no read to confirm them
     const { prepared, signatures } = await signAll(binder, wallet)
     reads.length = 0
-    expect(
-      await binder.complete(owner, {
-        target: { venue: 'hl' },
-        ...prepared,
-        signatures,
-      }),
-    ).toEqual({ outcome: 'bound' })
+    expect(await complete(binder, owner, { prepared, signatures })).toEqual({
+      outcome: 'bound',
+    })
     expect(reads).toEqual(['approveAgent', 'approveBuilderFee'])
     // the agent just approved holds no margin: userRole tells it apart
     reads.length = 0
