@@ -603,6 +603,34 @@ describe('the dn CLI as a person drives it', () => {
     // cancelled is where it stopped: the watch ends, not times out
     expect(timeout.code).toBe(8)
     expect(timeout.body.code).toBe('ended')
+    // a task that ends instead of running is not what --wait waited for:
+    // exit 8, the task in the error body (issue 32). Held pending by its
+    // entry rule: created first, then created again with the same
+    // idempotency key and --wait (the same task), and cancelled while the
+    // create waits on it
+    const heldArgs = [
+      'tasks',
+      'create',
+      '--long',
+      'hl:BTC',
+      '--short',
+      'aster:BTCUSDT',
+      '--size-usd',
+      '200',
+      '--min-funding-apy',
+      '999999',
+      '--idempotency-key',
+      `held-${randomUUID()}`,
+    ]
+    const { taskId: heldId } = await json<{ taskId: string }>(...heldArgs)
+    const held = failing(...heldArgs, '--wait', '--interval', '500')
+    await new Promise((r) => setTimeout(r, 1_500))
+    await json('tasks', 'cancel', heldId)
+    expect(await held).toMatchObject({
+      code: 8,
+      body: { code: 'ended' },
+    })
+
     const second = await tty(
       'tasks',
       'create',

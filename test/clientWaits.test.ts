@@ -88,7 +88,7 @@ describe('client waits', () => {
   })
   afterAll(() => server?.close())
 
-  test('default: waitFor stops at running or a final state, as before', async () => {
+  test('default: waitFor stops at running; a task that ended instead throws (issue 32)', async () => {
     const polled: string[] = []
     const t = await dn.waitForTask('pending,pending,running', {
       ...fast,
@@ -101,7 +101,13 @@ describe('client waits', () => {
       'pending:pending',
       'running:running',
     ])
-    expect((await dn.tasks.waitFor('a,failed', fast)).status).toBe('failed')
+    // failed, or closed before it was ever seen running: not what the
+    // caller waited for
+    for (const ended of ['a,failed', 'a,closed', 'a,cancelled']) {
+      const err = await thrown(dn.tasks.waitFor(ended, fast))
+      expect(err, ended).toBeInstanceOf(DnWaitError)
+      expect((err as Error).message, ended).toMatch(/while waiting for running$/)
+    }
   })
 
   test('default: until takes one status or several', async () => {
@@ -166,7 +172,7 @@ describe('client waits', () => {
     )
     expect(err).toBeInstanceOf(DnTimeoutError)
     expect((err as DnTimeoutError).message).toMatch(
-      /^task pending still pending after 30 ms waiting for running or closed/,
+      /^task pending still pending after 30 ms waiting for running$/,
     )
   })
 

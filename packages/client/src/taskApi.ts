@@ -16,8 +16,12 @@ const TASKS = '/v1/delta-neutral/tasks'
 /** States a task never leaves by itself. */
 const TASK_FINAL: readonly TaskStatus[] = ['closed', 'cancelled', 'failed']
 
-/** What `waitFor` waits for unless told: out of pending, or over. */
-const TASK_SETTLED = ['running', 'closed', 'cancelled', 'failed'] as const
+/**
+ * What `waitFor` waits for unless told: running. A task that ends instead
+ * (failed, cancelled, or closed before it was seen running) did not do
+ * what its creator waited for: DnWaitError, never a quiet success.
+ */
+const TASK_SETTLED = ['running'] as const
 type TaskSettled = (typeof TASK_SETTLED)[number]
 
 /** The statuses a task wait resolves with, for `until: U`. */
@@ -86,9 +90,10 @@ export function createTaskApi(request: Transport) {
         { body, idempotencyKey },
       ),
     /**
-     * Polls until the task's status is one of `until` (default: running or
-     * over). Throws DnWaitError as soon as the task ends in a status not
-     * awaited, DnTimeoutError after `timeoutMs`.
+     * Polls until the task's status is one of `until` (default: running).
+     * Throws DnWaitError as soon as the task ends in a status not awaited
+     * (a task that closed before it was seen running too), DnTimeoutError
+     * after `timeoutMs`.
      */
     waitFor: <U extends TaskStatus = TaskSettled>(
       taskId: string,

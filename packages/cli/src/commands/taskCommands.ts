@@ -113,7 +113,7 @@ export function registerTaskCommands(program: Command): void {
         '--idempotency-key <key>',
         'reuse to retry a create you are unsure about',
       )
-      .option('--wait', 'wait until the task is running (or fails)'),
+      .option('--wait', 'wait until the task is running (exit 8 if it ends instead)'),
   )
     .addHelpText(
       'after',
@@ -162,10 +162,9 @@ export function registerTaskCommands(program: Command): void {
           ...(f.autoClose === false ? { autoClose: false } : {}),
         }
         const ack = await keyed().createTask(body, f.idempotencyKey)
-        await answerAccepted(TASK, cmd, ack, ack.taskId, f, [
-          'running',
-          'closed',
-        ])
+        // a task that ended instead of running (failed, cancelled, closed
+        // before it was seen running) is exit 8, never a quiet success
+        await answerAccepted(TASK, cmd, ack, ack.taskId, f, ['running'])
       },
     )
 
