@@ -244,6 +244,47 @@ describe.each(dialects())(
       expect((await get(late.id)).status).toBe('closed')
     })
 
+    test('a close the venue refuses is tried again less and less often, not every second (issue 32)', async () => {
+      const id = await create()
+      await bed.drain()
+      expect((await get(id)).status).toBe('running')
+      const lighter = bed.venues.adapters.lighter
+      const place = lighter.place
+      let sends = 0
+      lighter.place = (c, r) => {
+        sends++
+        return place.call(lighter, c, r)
+      }
+      bed.venues.exchanges.lighter.setFaults({ rejectRate: 1 })
+      try {
+        await post(id, 'close')
+        await bed.drain()
+        expect(sends).toBe(1)
+        expect((await get(id)).error).toMatch(
+          /close incomplete \(short leg: .*\); refused 1 time, tried again in 1 s$/,
+        )
+        // 1 s, then 2 s, then 4 s between the refused closes
+        const sendsAfter = async (ms: number) => {
+          await bed.advance(ms)
+          return sends
+        }
+        expect(await sendsAfter(1_000)).toBe(2)
+        expect(await sendsAfter(1_000)).toBe(2)
+        expect(await sendsAfter(1_000)).toBe(3)
+        expect((await get(id)).error).toMatch(
+          /refused 3 times in a row, tried again in 4 s$/,
+        )
+        expect(await sendsAfter(3_000)).toBe(3)
+        bed.venues.exchanges.lighter.setFaults({ rejectRate: 0 })
+        expect(await sendsAfter(1_000)).toBe(4)
+        const closed = await get(id)
+        expect(closed).toMatchObject({ status: 'closed', error: null })
+      } finally {
+        lighter.place = place
+        bed.venues.exchanges.lighter.setFaults({ rejectRate: 0 })
+      }
+    })
+
     test('a failed leg is unwound and the task fails with the reason', async () => {
       bed.venues.exchanges.lighter.setFaults({ rejectRate: 1 })
       const id = await create()

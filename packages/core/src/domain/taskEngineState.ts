@@ -83,6 +83,11 @@ export interface TaskEngineState {
   /** each leg's fills booked so far: entry, exit, realized PnL, fees */
   readonly books?: Readonly<Partial<Record<Leg, LegBook>>> | undefined
   /**
+   * closes in a row a venue refused: each next one waits twice as long
+   * (`closeRetryMs`), so a refused order is not sent every second
+   */
+  readonly closeRefusals?: number | undefined
+  /**
    * once closed: the funding or close fees its close could not read,
    * still to be booked (`settleClosedTask`); absent or null when none
    */

@@ -176,11 +176,18 @@ export async function completeOperation(
         })
         return retryAt
       }
+      // a refusal that repeats is not sent every second: each next close
+      // waits twice as long, up to a minute
+      const refusals = failed ? (step.state.closeRefusals ?? 0) + 1 : 0
+      const wait = closeRetryMs(refusals)
       await step.save({
         ...base,
-        error: failed ? `close incomplete (${failed}), retrying` : null,
+        engineState: { ...state, closeRefusals: refusals },
+        error: failed
+          ? `close incomplete (${failed}); refused ${refusals} ${refusals === 1 ? 'time' : 'times in a row'}, tried again in ${wait / 1000} s`
+          : null,
       })
-      return step.now + MONITOR_MS
+      return step.now + wait
     }
     case 'resize':
       await step.save({
@@ -191,6 +198,20 @@ export async function completeOperation(
       })
       return step.now
   }
+}
+
+/** The longest a refused close waits before it is tried again. */
+export const CLOSE_RETRY_MAX_MS = 60_000
+
+/**
+ * When a close is tried again after `refusals` closes in a row the venues
+ * refused: at the next monitor round when none was, then 1, 2, 4 … s, at
+ * most CLOSE_RETRY_MAX_MS.
+ */
+export function closeRetryMs(refusals: number): number {
+  return refusals === 0
+    ? MONITOR_MS
+    : Math.min(CLOSE_RETRY_MAX_MS, MONITOR_MS * 2 ** (refusals - 1))
 }
 
 async function unwind(step: TaskStep, leg: Leg): Promise<number | null> {
