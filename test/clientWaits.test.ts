@@ -106,7 +106,9 @@ describe('client waits', () => {
     for (const ended of ['a,failed', 'a,closed', 'a,cancelled']) {
       const err = await thrown(dn.tasks.waitFor(ended, fast))
       expect(err, ended).toBeInstanceOf(DnWaitError)
-      expect((err as Error).message, ended).toMatch(/while waiting for running$/)
+      expect((err as Error).message, ended).toMatch(
+        /while waiting for running$/,
+      )
     }
   })
 

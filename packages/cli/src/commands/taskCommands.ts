@@ -113,7 +113,10 @@ export function registerTaskCommands(program: Command): void {
         '--idempotency-key <key>',
         'reuse to retry a create you are unsure about',
       )
-      .option('--wait', 'wait until the task is running (exit 8 if it ends instead)'),
+      .option(
+        '--wait',
+        'wait until the task is running (exit 8 if it ends instead)',
+      ),
   )
     .addHelpText(
       'after',

@@ -201,14 +201,14 @@ export async function completeOperation(
 }
 
 /** The longest a refused close waits before it is tried again. */
-export const CLOSE_RETRY_MAX_MS = 60_000
+const CLOSE_RETRY_MAX_MS = 60_000
 
 /**
  * When a close is tried again after `refusals` closes in a row the venues
  * refused: at the next monitor round when none was, then 1, 2, 4 … s, at
  * most CLOSE_RETRY_MAX_MS.
  */
-export function closeRetryMs(refusals: number): number {
+function closeRetryMs(refusals: number): number {
   return refusals === 0
     ? MONITOR_MS
     : Math.min(CLOSE_RETRY_MAX_MS, MONITOR_MS * 2 ** (refusals - 1))
