@@ -54,6 +54,18 @@ describe('the dn CLI as a person drives it', () => {
     return { code: r.code, body: JSON.parse(r.err) as Record<string, unknown> }
   }
 
+  /** `dn tasks create` of the pair every task here opens, USD 200 a leg */
+  const CREATE_PAIR = [
+    'tasks',
+    'create',
+    '--long',
+    'hl:BTC',
+    '--short',
+    'aster:BTCUSDT',
+    '--size-usd',
+    '200',
+  ]
+
   /** polls `check` every 250 ms for up to 30 s */
   async function waitFor(check: () => Promise<boolean>): Promise<void> {
     for (let i = 0; i < 120; i++) {
@@ -178,17 +190,7 @@ describe('the dn CLI as a person drives it', () => {
     )
     expect(marketsText).toMatch(/\nBTC\s+/)
 
-    const opened = await tty(
-      'tasks',
-      'create',
-      '--long',
-      'hl:BTC',
-      '--short',
-      'aster:BTCUSDT',
-      '--size-usd',
-      '200',
-      '--no-auto-close',
-    )
+    const opened = await tty(...CREATE_PAIR, '--no-auto-close')
     expect(opened.code).toBe(0)
     const taskId =
       /task ([0-9a-f-]{36}) pending; follow it with `dn tasks watch \1`/.exec(
@@ -609,14 +611,7 @@ describe('the dn CLI as a person drives it', () => {
     // idempotency key and --wait (the same task), and cancelled while the
     // create waits on it
     const heldArgs = [
-      'tasks',
-      'create',
-      '--long',
-      'hl:BTC',
-      '--short',
-      'aster:BTCUSDT',
-      '--size-usd',
-      '200',
+      ...CREATE_PAIR,
       '--min-funding-apy',
       '999999',
       '--idempotency-key',
@@ -631,17 +626,7 @@ describe('the dn CLI as a person drives it', () => {
       body: { code: 'ended' },
     })
 
-    const second = await tty(
-      'tasks',
-      'create',
-      '--long',
-      'hl:BTC',
-      '--short',
-      'aster:BTCUSDT',
-      '--size-usd',
-      '200',
-      '--no-auto-close',
-    )
+    const second = await tty(...CREATE_PAIR, '--no-auto-close')
     const secondId = /task ([0-9a-f-]{36})/.exec(
       plain(second.out),
     )?.[1] as string
