@@ -365,6 +365,16 @@ describe('the dn CLI as a person drives it', () => {
     )
     expect(closed.code).toBe(0)
     expect(plain(closed.out)).toMatch(/status\s+closed/)
+    // the legs are gone from the positions dn serves right away, not a
+    // periodic read later (issue 32, point 6)
+    const after = await json<{
+      accounts: { venue: string; positions: { market: string }[] }[]
+    }>('positions')
+    expect(
+      after.accounts.flatMap((a) =>
+        a.positions.map((p) => `${a.venue} ${p.market}`),
+      ),
+    ).toEqual([])
 
     // a resting buy far under the mark, then cancelled, on a terminal
     const price = String(Math.round((Number(btc?.mark) * 0.5) / 10) * 10)

@@ -54,6 +54,15 @@ interface AccountSnapshots {
   /** Notes a positions read the monitor sweep made (not awaited). */
   observe(read: AccountRead): void
   /**
+   * Reads these accounts now (our own fills applied to a cached read
+   * serve, else a read at urgent priority) and writes their snapshots at
+   * once, balances kept. Never rejects: an account that cannot be read
+   * now is left to the next periodic read.
+   */
+  refreshNow(
+    accounts: readonly { readonly owner: string; readonly venue: VenueId }[],
+  ): Promise<void>
+  /**
    * One round: reads the idle accounts due (bound, in this worker's shard,
    * not read by the sweep lately) within their venue's allowance, at
    * `history` priority, then writes every snapshot due in one put.
@@ -236,6 +245,54 @@ export function createAccountSnapshots(
 
   return {
     tickMs,
+    async refreshNow(accounts) {
+      const reads = await Promise.allSettled(
+        accounts.map(async ({ owner, venue }): Promise<AccountRead> => {
+          const sentAt = deps.clock.now()
+          const cred = await workerCredential(deps, owner, venue, sentAt)
+          const positions = await deps.adapters[venue].positions(cred, {
+            // a read our own fills were applied to is as fresh as any
+            maxAgeMs: refreshMs / 2,
+            priority: 'urgent',
+          })
+          return {
+            owner,
+            venue,
+            cred,
+            positions,
+            readAt: positionsReadAt(positions) ?? sentAt,
+          }
+        }),
+      )
+      const got = reads.flatMap((r) =>
+        r.status === 'fulfilled' ? [r.value] : [],
+      )
+      if (got.length === 0) return
+      try {
+        await deps.store.accountSnapshots.put(
+          got.map((read) => ({
+            owner: read.owner,
+            venue: read.venue,
+            accountIndex: read.cred.accountIndex,
+            positions: read.positions,
+            readAt: msToIso(read.readAt),
+            balance: null,
+            balanceReadAt: null,
+          })),
+        )
+      } catch {
+        return
+      }
+      for (const read of got) {
+        const key = keyOf({ ...read, accountIndex: read.cred.accountIndex })
+        if ((pending.get(key)?.readAt ?? -Infinity) <= read.readAt)
+          pending.delete(key)
+        written.set(key, {
+          fingerprint: positionsFingerprint(read.positions),
+          readAt: read.readAt,
+        })
+      }
+    },
     observe(read) {
       const key = keyOf({ ...read, accountIndex: read.cred.accountIndex })
       sweptAt.set(key, deps.clock.now())

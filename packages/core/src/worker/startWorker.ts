@@ -169,6 +169,12 @@ export function startWorker(
   const snapshots = createAccountSnapshots(deps, {
     refreshMs: options.snapshotRefreshMs,
   })
+  // what a task's own orders changed is in the snapshots before the task
+  // says it is done (completeOperation)
+  const workDeps: WorkerDeps = {
+    ...deps,
+    refreshAccounts: deps.refreshAccounts ?? snapshots.refreshNow,
+  }
   let cutSnapshotPause: (() => void) | undefined
   const snapshotting = (async () => {
     while (!stopping) {
@@ -221,7 +227,9 @@ export function startWorker(
     }
     for (const kind of Object.keys(slots) as WorkKind[]) wanted.delete(kind)
     if (Object.keys(slots).length === 0) return 0
-    const items = await claimWork(deps, slots as ClaimSlots, exclude, [...busy])
+    const items = await claimWork(workDeps, slots as ClaimSlots, exclude, [
+      ...busy,
+    ])
     for (const item of items) {
       const runs = running[item.kind]
       runs.set(item.id, {
@@ -229,7 +237,7 @@ export function startWorker(
         startedAt: deps.clock.now(),
         warned: false,
         renewing: false,
-        done: runWorkItem(deps, item).then((ok) => {
+        done: runWorkItem(workDeps, item).then((ok) => {
           if (ok) failed.delete(item.key)
           else failed.set(item.key, item)
           runs.delete(item.id)

@@ -118,6 +118,12 @@ export async function completeOperation(
   }
   const state = { ...step.state, op: null, books: bookLegBooks(t, op) }
   const base = { ...booked, engineState: state }
+  // the positions the API serves show these fills before the task says
+  // it is running or closed (a caller waiting on it reads them next)
+  await step.deps.refreshAccounts?.([
+    { owner: t.owner, venue: t.longVenue },
+    { owner: t.owner, venue: t.shortVenue },
+  ])
   const failed = failures(op)
   switch (op.kind) {
     case 'open': {

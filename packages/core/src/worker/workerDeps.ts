@@ -50,6 +50,20 @@ export interface WorkerDeps {
    * owner's silence (LIVE_WORKER_MS) or their expiry
    */
   readonly process?: WorkerProcess | undefined
+  /**
+   * Reads these accounts and writes the snapshots the API serves, at
+   * once: what the worker's own orders just changed (a task opened,
+   * resized or closed) shows in `GET /v1/positions` before the task says
+   * so. Never rejects @default not refreshed (the next periodic read)
+   */
+  readonly refreshAccounts?:
+    | ((
+        accounts: readonly {
+          readonly owner: string
+          readonly venue: VenueId
+        }[],
+      ) => Promise<void>)
+    | undefined
 }
 
 /** The machine and process a worker runs in. */
