@@ -146,15 +146,9 @@ describe.each(dialects())('account reads over HTTP (%s)', (dialect) => {
       timeoutMs: 20_000,
     })
     expect(running.status).toBe('running')
-    const rows = byVenue(
-      await until(
-        () => positions(keyA),
-        (r) => {
-          const v = byVenue(r)
-          return v.hl.positions.length > 0 && v.aster.positions.length > 0
-        },
-      ),
-    )
+    // shown as soon as the task is running: the worker writes what its own
+    // fills changed before it saves the new status (issue 32)
+    const rows = byVenue(await positions(keyA))
     const [hlEngine] = sim.exchanges.hl.positions(a)
     expect(rows.hl.positions).toMatchObject([
       {
@@ -187,6 +181,25 @@ describe.each(dialects())('account reads over HTTP (%s)', (dialect) => {
     )
     // a venue the task does not use keeps its account, no positions
     expect(rows.lighter.positions).toEqual([])
+  })
+
+  test("a direct order's fill shows in the positions as soon as the order says filled", async () => {
+    const { orderId } = await dnA.createOrder({
+      venue: 'lighter',
+      market: 'ETH',
+      side: 'long',
+      orderType: 'market',
+      sizeBase: 0.05,
+    })
+    const filled = await dnA.waitForOrder(orderId, {
+      until: 'filled',
+      intervalMs: 25,
+      timeoutMs: 20_000,
+    })
+    const [row] = await positions(keyA, '?venue=lighter')
+    expect(row?.positions).toMatchObject([
+      { market: 'ETH', side: 'long', sizeBase: filled.filledBase },
+    ])
   })
 
   test('ageMs grows between reads, and the snapshot is read again', async () => {
