@@ -110,6 +110,31 @@ describe('account snapshots', () => {
     await b.store.close()
   })
 
+  test('refreshNow: read at urgent priority and written at once, the stored balance kept; a read that does not come within 2 s is left to the periodic one', async () => {
+    const b = await bed()
+    b.hl.state.positions = [eth('0.5')]
+    await b.snapshots.tick()
+    const balance = (await b.stored())?.balance
+    // our own order moved the position: shown before the next tick
+    b.clock.ms += 1_000
+    b.hl.state.positions = []
+    b.hl.state.calls.length = 0
+    await b.snapshots.refreshNow([{ owner: FIXTURE_OWNER, venue: 'hl' }])
+    expect(b.hl.state.calls).toEqual(['positions urgent'])
+    expect(await b.stored()).toMatchObject({
+      positions: [],
+      readAt: new Date(b.clock.ms).toISOString(),
+      balance,
+    })
+    // a read the venue's budget holds back does not hold the caller
+    b.hl.adapter.positions = () => new Promise(() => {})
+    const started = Date.now()
+    await b.snapshots.refreshNow([{ owner: FIXTURE_OWNER, venue: 'hl' }])
+    expect(Date.now() - started).toBeLessThan(3_000)
+    expect((await b.stored())?.positions).toEqual([])
+    await b.store.close()
+  })
+
   test("the sweep's reads: written on a change or half a period on, and the account is not read idle", async () => {
     const b = await bed()
     const seen = (positions: VenuePosition[]) =>

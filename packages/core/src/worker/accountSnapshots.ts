@@ -70,6 +70,25 @@ interface AccountSnapshots {
   tick(): Promise<SnapshotTick>
 }
 
+/**
+ * How long a task or order waits for its accounts' fresh read
+ * (`refreshNow`) before it goes on: a read the venue's budget holds back
+ * is left to the periodic one (it finishes on its own).
+ */
+const REFRESH_WAIT_MS = 2_000
+
+/** `p`'s value, or undefined once `ms` have passed (wall clock). */
+function within<T>(ms: number, p: Promise<T>): Promise<T | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms)
+    timer.unref?.()
+  })
+  // the read that loses goes on; its failure is nobody's
+  p.catch(() => undefined)
+  return Promise.race([p, late]).finally(() => clearTimeout(timer))
+}
+
 /** Snapshots written at most per tick; the rest wait for the next. */
 const WRITES_PER_TICK = 1_000
 /** Bound accounts read per page of the store's list. */
@@ -243,29 +262,34 @@ export function createAccountSnapshots(
     return records.length
   }
 
+  /** One account read now, for `refreshNow`. */
+  async function readNow(owner: string, venue: VenueId): Promise<AccountRead> {
+    const sentAt = deps.clock.now()
+    const cred = await workerCredential(deps, owner, venue, sentAt)
+    const positions = await deps.adapters[venue].positions(cred, {
+      // a read our own fills were applied to is as fresh as any
+      maxAgeMs: refreshMs / 2,
+      priority: 'urgent',
+    })
+    return {
+      owner,
+      venue,
+      cred,
+      positions,
+      readAt: positionsReadAt(positions) ?? sentAt,
+    }
+  }
+
   return {
     tickMs,
     async refreshNow(accounts) {
       const reads = await Promise.allSettled(
-        accounts.map(async ({ owner, venue }): Promise<AccountRead> => {
-          const sentAt = deps.clock.now()
-          const cred = await workerCredential(deps, owner, venue, sentAt)
-          const positions = await deps.adapters[venue].positions(cred, {
-            // a read our own fills were applied to is as fresh as any
-            maxAgeMs: refreshMs / 2,
-            priority: 'urgent',
-          })
-          return {
-            owner,
-            venue,
-            cred,
-            positions,
-            readAt: positionsReadAt(positions) ?? sentAt,
-          }
-        }),
+        accounts.map(({ owner, venue }) =>
+          within(REFRESH_WAIT_MS, readNow(owner, venue)),
+        ),
       )
       const got = reads.flatMap((r) =>
-        r.status === 'fulfilled' ? [r.value] : [],
+        r.status === 'fulfilled' && r.value ? [r.value] : [],
       )
       if (got.length === 0) return
       try {
