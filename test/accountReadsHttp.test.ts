@@ -183,25 +183,6 @@ describe.each(dialects())('account reads over HTTP (%s)', (dialect) => {
     expect(rows.lighter.positions).toEqual([])
   })
 
-  test("a direct order's fill shows in the positions as soon as the order says filled", async () => {
-    const { orderId } = await dnA.createOrder({
-      venue: 'lighter',
-      market: 'ETH',
-      side: 'long',
-      orderType: 'market',
-      sizeBase: 0.05,
-    })
-    const filled = await dnA.waitForOrder(orderId, {
-      until: 'filled',
-      intervalMs: 25,
-      timeoutMs: 20_000,
-    })
-    const [row] = await positions(keyA, '?venue=lighter')
-    expect(row?.positions).toMatchObject([
-      { market: 'ETH', side: 'long', sizeBase: filled.filledBase },
-    ])
-  })
-
   test('ageMs grows between reads, and the snapshot is read again', async () => {
     const first = byVenue(await positions(keyA)).lighter
     await new Promise((r) => setTimeout(r, 300))

@@ -461,14 +461,9 @@ async function apply(
 ): Promise<number | null> {
   const order = step.order
   // fills never decrease
-  const grew = dec(v.filledBase).gt(order.filledBase)
-  const filled = grew ? v.filledBase : order.filledBase
-  // the positions dn serves show a new fill before the order does
-  if (grew) {
-    await step.deps.refreshAccounts?.([
-      { owner: order.owner, venue: order.venue },
-    ])
-  }
+  const filled = dec(v.filledBase).gt(order.filledBase)
+    ? v.filledBase
+    : order.filledBase
   await step.save({
     status: perpOrderStatusOf(next),
     filledBase: decString(filled),
