@@ -9,6 +9,7 @@ import type {
   VenuePosition,
 } from '../ports/venueAdapter.js'
 import { msToIso } from '../util/time.js'
+import { within } from '../util/within.js'
 import { ownerShard } from './ownerShard.js'
 import { workerCredential } from './resolveCredential.js'
 import { positionsReadAt } from './shareAccountReads.js'
@@ -76,18 +77,6 @@ interface AccountSnapshots {
  * is left to the periodic one (it finishes on its own).
  */
 const REFRESH_WAIT_MS = 2_000
-
-/** `p`'s value, or undefined once `ms` have passed (wall clock). */
-function within<T>(ms: number, p: Promise<T>): Promise<T | undefined> {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms)
-    timer.unref?.()
-  })
-  // the read that loses goes on; its failure is nobody's
-  p.catch(() => undefined)
-  return Promise.race([p, late]).finally(() => clearTimeout(timer))
-}
 
 /** Snapshots written at most per tick; the rest wait for the next. */
 const WRITES_PER_TICK = 1_000
@@ -231,35 +220,48 @@ export function createAccountSnapshots(
     }
     due.sort((a, b) => a.readAt - b.readAt)
     const batch = due.slice(0, WRITES_PER_TICK)
-    const balances = await balancesOf(batch)
-    const records: AccountSnapshotRecord[] = batch.map((read) => {
-      const balance = balances.get(read) ?? null
-      return {
-        owner: read.owner,
-        venue: read.venue,
-        accountIndex: read.cred.accountIndex,
-        positions: read.positions,
-        readAt: msToIso(read.readAt),
-        balance: balance && {
-          equityUsd: balance.equityUsd,
-          availableUsd: balance.availableUsd,
-          marginUsedUsd: balance.marginUsedUsd,
-        },
-        balanceReadAt: balance && msToIso(balance.at),
-      }
-    })
-    if (records.length === 0) return 0
-    await deps.store.accountSnapshots.put(records)
-    for (const read of batch) {
+    if (batch.length === 0) return 0
+    await write(batch, await balancesOf(batch))
+    return batch.length
+  }
+
+  /**
+   * Puts the reads' snapshots (with the balances read beside them; none:
+   * the stored one stays) and notes them written; a read that arrived
+   * meanwhile and is newer stays pending.
+   */
+  async function write(
+    reads: readonly AccountRead[],
+    balances: ReadonlyMap<AccountRead, VenueBalance | null> = new Map(),
+  ): Promise<void> {
+    await deps.store.accountSnapshots.put(
+      reads.map((read): AccountSnapshotRecord => {
+        const balance = balances.get(read) ?? null
+        return {
+          owner: read.owner,
+          venue: read.venue,
+          accountIndex: read.cred.accountIndex,
+          positions: read.positions,
+          readAt: msToIso(read.readAt),
+          balance: balance && {
+            equityUsd: balance.equityUsd,
+            availableUsd: balance.availableUsd,
+            marginUsedUsd: balance.marginUsedUsd,
+          },
+          balanceReadAt: balance && msToIso(balance.at),
+        }
+      }),
+    )
+    for (const read of reads) {
       const key = keyOf({ ...read, accountIndex: read.cred.accountIndex })
-      // a newer read that arrived meanwhile stays pending
-      if (pending.get(key) === read) pending.delete(key)
+      if ((pending.get(key)?.readAt ?? -Infinity) <= read.readAt) {
+        pending.delete(key)
+      }
       written.set(key, {
         fingerprint: positionsFingerprint(read.positions),
         readAt: read.readAt,
       })
     }
-    return records.length
   }
 
   /** One account read now, for `refreshNow`. */
@@ -283,39 +285,15 @@ export function createAccountSnapshots(
   return {
     tickMs,
     async refreshNow(accounts) {
-      const reads = await Promise.allSettled(
+      const reads = await Promise.all(
         accounts.map(({ owner, venue }) =>
-          within(REFRESH_WAIT_MS, readNow(owner, venue)),
+          within(readNow(owner, venue), REFRESH_WAIT_MS),
         ),
       )
-      const got = reads.flatMap((r) =>
-        r.status === 'fulfilled' && r.value ? [r.value] : [],
-      )
+      const got = reads.filter((r): r is AccountRead => r !== null)
       if (got.length === 0) return
-      try {
-        await deps.store.accountSnapshots.put(
-          got.map((read) => ({
-            owner: read.owner,
-            venue: read.venue,
-            accountIndex: read.cred.accountIndex,
-            positions: read.positions,
-            readAt: msToIso(read.readAt),
-            balance: null,
-            balanceReadAt: null,
-          })),
-        )
-      } catch {
-        return
-      }
-      for (const read of got) {
-        const key = keyOf({ ...read, accountIndex: read.cred.accountIndex })
-        if ((pending.get(key)?.readAt ?? -Infinity) <= read.readAt)
-          pending.delete(key)
-        written.set(key, {
-          fingerprint: positionsFingerprint(read.positions),
-          readAt: read.readAt,
-        })
-      }
+      // a write that fails is left to the periodic one
+      await write(got).catch(() => undefined)
     },
     observe(read) {
       const key = keyOf({ ...read, accountIndex: read.cred.accountIndex })

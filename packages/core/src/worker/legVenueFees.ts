@@ -1,5 +1,6 @@
 import type { Leg, TaskOperation } from '../domain/taskEngineState.js'
 import { dec } from '../util/decimal.js'
+import { within } from '../util/within.js'
 import type { LegIo } from './taskLegOrders.js'
 
 /**
@@ -14,17 +15,6 @@ export const CLOCK_SLACK_MS = 60_000
  * while the task's new status should not.
  */
 const FEE_READ_WAIT_MS = 2_000
-
-/** `p`'s value, or null once it failed or `ms` passed without one. */
-function within<T>(p: Promise<T>, ms: number): Promise<T | null> {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const late = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), ms)
-  })
-  return Promise.race([p.catch(() => null), late]).finally(() =>
-    clearTimeout(timer),
-  )
-}
 
 /**
  * The operation with the venue trading fee of each filled leg order that
