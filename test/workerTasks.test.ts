@@ -1,4 +1,5 @@
 import {
+  CLOSE_REFUSALS_MAX,
   FUNDING_READ_LAG_MS,
   NEVER_PLACED_AFTER_MS,
   SEND_WINDOW_MS,
@@ -284,6 +285,49 @@ describe.each(dialects())(
         bed.venues.exchanges.lighter.setFaults({ rejectRate: 0 })
       }
     })
+
+    for (const venue of ['lighter', 'aster', 'hl'] as const) {
+      test(`a close ${venue} refuses ${CLOSE_REFUSALS_MAX} times in a row stops with its words, and POST close tries again (issue 32)`, async () => {
+        const id = await create(
+          venue === 'hl' ? { longVenue: 'hl', longMarket: 'BTC' } : {},
+        )
+        await bed.drain()
+        expect((await get(id)).status).toBe('running')
+        const adapter = bed.venues.adapters[venue]
+        const place = adapter.place
+        let sends = 0
+        adapter.place = (c, r) => {
+          sends++
+          return place.call(adapter, c, r)
+        }
+        bed.venues.exchanges[venue].setFaults({ rejectRate: 1 })
+        try {
+          await post(id, 'close')
+          // 1 + 2 + 4 + 8 s between the refused closes, then none
+          for (let i = 0; i < 12; i++) await bed.advance(10_000)
+          expect(sends).toBe(CLOSE_REFUSALS_MAX)
+          const stopped = await get(id)
+          expect(stopped.status).toBe('closing')
+          expect(stopped.error).toMatch(
+            new RegExp(
+              `^close stopped: the venue refused it ${CLOSE_REFUSALS_MAX} times in a row \\((long|short) leg: .+\\); what is still open stays open at the venue`,
+            ),
+          )
+          // not sent again for hours
+          for (let i = 0; i < 10; i++) await bed.advance(60_000)
+          expect(sends).toBe(CLOSE_REFUSALS_MAX)
+          // the cause fixed, the owner asks again: it closes
+          bed.venues.exchanges[venue].setFaults({ rejectRate: 0 })
+          expect((await post(id, 'close')).status).toBe(202)
+          await bed.drain()
+          expect(await get(id)).toMatchObject({ status: 'closed', error: null })
+          expect(sends).toBe(CLOSE_REFUSALS_MAX + 1)
+        } finally {
+          adapter.place = place
+          bed.venues.exchanges[venue].setFaults({ rejectRate: 0 })
+        }
+      })
+    }
 
     test('a failed leg is unwound and the task fails with the reason', async () => {
       bed.venues.exchanges.lighter.setFaults({ rejectRate: 1 })

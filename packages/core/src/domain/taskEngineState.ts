@@ -41,6 +41,8 @@ export interface LegOrder {
    * null when it could not be read. Absent until looked for.
    */
   readonly venueFeeUsd?: string | null | undefined
+  /** the venue refused it (not merely filled nothing) */
+  readonly refused?: boolean | undefined
 }
 
 export type TaskOperationKind = 'open' | 'close' | 'resize' | 'unwind'
@@ -83,10 +85,15 @@ export interface TaskEngineState {
   /** each leg's fills booked so far: entry, exit, realized PnL, fees */
   readonly books?: Readonly<Partial<Record<Leg, LegBook>>> | undefined
   /**
-   * closes in a row a venue refused: each next one waits twice as long
-   * (`closeRetryMs`), so a refused order is not sent every second
+   * closes in a row a venue refused: at CLOSE_REFUSALS_MAX the close
+   * stops until the owner asks again
    */
   readonly closeRefusals?: number | undefined
+  /**
+   * closes in a row that left a leg open (refused or unfilled): each next
+   * one waits twice as long (`closeRetryMs`), so it is not sent every second
+   */
+  readonly closeFailures?: number | undefined
   /**
    * once closed: the funding or close fees its close could not read,
    * still to be booked (`settleClosedTask`); absent or null when none
@@ -100,3 +107,18 @@ export const EMPTY_ENGINE_STATE: TaskEngineState = Object.freeze({
   fundingSince: null,
   fundingBelowSince: null,
 })
+
+/**
+ * Refusals in a row after which a close stops: the venue refused the same
+ * order that often (margin, a halted or delisted market, a minimum), and
+ * sending it again will not change its answer.
+ */
+export const CLOSE_REFUSALS_MAX = 5
+
+/** A closing task whose close stopped on refusals, until the owner asks again. */
+export function closeStopped(state: TaskEngineState | null): boolean {
+  return (
+    (state?.op ?? null) === null &&
+    (state?.closeRefusals ?? 0) >= CLOSE_REFUSALS_MAX
+  )
+}

@@ -1096,6 +1096,36 @@ function activeCountTests(store: GetStore) {
     expect(await store().tasks.countActiveByOwner(owner)).toBe(0)
   })
 
+  test('tasks: listOnMarket lists the owner’s active tasks with a leg on one venue market', async () => {
+    const owner = newOwner()
+    const tasks = store().tasks
+    const on = { owner, venue: 'aster' as const, market: 'BTCUSDT' }
+    // task(): long hl BTC, short aster BTCUSDT
+    const keep = [
+      task({ owner, status: 'running' }),
+      task({ owner, status: 'closing' }),
+      task({ owner, status: 'pending' }),
+      task({
+        owner,
+        status: 'running',
+        longVenue: 'aster',
+        longMarket: 'BTCUSDT',
+        shortVenue: 'lighter',
+        shortMarket: 'BTC',
+      }),
+    ]
+    const skip = [
+      task({ owner, status: 'closed' }),
+      task({ owner, status: 'failed' }),
+      task({ owner, status: 'running', shortMarket: 'ETHUSDT' }),
+      task({ owner, status: 'running', shortVenue: 'lighter' }),
+      task({ status: 'running' }),
+    ]
+    for (const t of [...keep, ...skip]) await tasks.insert(t)
+    const listed = (await tasks.listOnMarket(on)).map((t) => t.id)
+    expect(listed).toEqual(keep.map((t) => t.id).sort())
+  })
+
   for (const [status, active] of Object.entries(orderStatuses)) {
     test(`orders: countActiveByOwner ${active ? 'counts' : 'skips'} ${status}`, async () => {
       const owner = newOwner()
@@ -1120,6 +1150,33 @@ function activeCountTests(store: GetStore) {
     expect(await orders.countActiveByOwner(owner, 'hl')).toBe(1)
     expect(await orders.countActiveByOwner(owner, 'aster')).toBe(2)
     expect(await orders.countActiveByOwner(owner, 'lighter')).toBe(3)
+  })
+
+  test('orders: listOnMarket lists the owner’s orders on one venue market that filled or may still fill', async () => {
+    const owner = newOwner()
+    const orders = store().orders
+    const on = { owner, venue: 'hl' as const, market: 'ETH' }
+    const listed = async () =>
+      (await orders.listOnMarket(on)).map((o) => o.id).sort()
+    expect(await listed()).toEqual([])
+    const keep = [
+      order({ ...on, status: 'pending' }),
+      order({ ...on, status: 'open' }),
+      order({ ...on, status: 'unknown' }),
+      order({ ...on, status: 'filled', filledBase: '0.5' }),
+      order({ ...on, status: 'cancelled', filledBase: '0.25' }),
+    ]
+    const skip = [
+      // final with nothing filled
+      order({ ...on, status: 'cancelled', filledBase: '0' }),
+      order({ ...on, status: 'rejected', filledBase: '0' }),
+      // another market, venue or owner
+      order({ ...on, market: 'BTC', status: 'open' }),
+      order({ ...on, venue: 'aster', status: 'open' }),
+      order({ ...on, owner: newOwner(), status: 'open' }),
+    ]
+    for (const o of [...keep, ...skip]) await orders.insert(o)
+    expect(await listed()).toEqual(keep.map((o) => o.id).sort())
   })
 
   test('orders: listRestingMarkets names each owner, venue and market where a limit order may rest', async () => {

@@ -210,6 +210,19 @@ export interface TaskRepo {
    * read of the row is fenced out. @returns the ids written
    */
   recordObservations(entries: readonly TaskObservation[]): Promise<string[]>
+  /**
+   * Tasks of the account market's owner in pending, running, resizing or
+   * closing with a leg on its venue and market: the task holders of its
+   * position ledger.
+   */
+  listOnMarket(market: AccountMarket): Promise<TaskRecord[]>
+}
+
+/** One venue account's market: where the venue nets a position. */
+export interface AccountMarket {
+  readonly owner: string
+  readonly venue: VenueId
+  readonly market: string
 }
 
 /** A page of the tasks the monitor sweep watches. */
@@ -261,6 +274,11 @@ export interface PerpOrderRepo {
    * known may rest). Each triple once, in no particular order.
    */
   listRestingMarkets(): Promise<RestingMarket[]>
+  /**
+   * The owner's direct orders on the account market that filled anything
+   * or may still: the direct-order holder of its position ledger.
+   */
+  listOnMarket(market: AccountMarket): Promise<PerpOrderRecord[]>
 }
 
 /** Venue-binding batches: one signed prepare and its per-venue progress. */

@@ -101,5 +101,22 @@ export function perpOrderRepo(scope: RepoScope): PerpOrderRepo {
         market: r.market,
       }))
     },
+    async listOnMarket({ owner, venue, market }) {
+      const rows = await scope
+        .db()
+        .selectFrom('perp_orders')
+        .selectAll()
+        .where('owner', '=', owner)
+        .where('venue', '=', venue)
+        .where('market', '=', market)
+        .where((eb) =>
+          eb.or([
+            eb('status', 'in', ACTIVE_ORDER_STATUSES),
+            eb('filled_base', '<>', '0'),
+          ]),
+        )
+        .execute()
+      return rows.map(t.read)
+    },
   }
 }

@@ -108,6 +108,29 @@ export function taskRepo(scope: RepoScope): TaskRepo {
       const rows = await query.orderBy('id').limit(limit).execute()
       return rows.map(t.read)
     },
+    async listOnMarket({ owner, venue, market }) {
+      const rows = await scope
+        .db()
+        .selectFrom('tasks')
+        .selectAll()
+        .where('owner', '=', owner)
+        .where('status', 'in', ACTIVE_TASK_STATUSES)
+        .where((eb) =>
+          eb.or([
+            eb.and([
+              eb('long_venue', '=', venue),
+              eb('long_market', '=', market),
+            ]),
+            eb.and([
+              eb('short_venue', '=', venue),
+              eb('short_market', '=', market),
+            ]),
+          ]),
+        )
+        .orderBy('id')
+        .execute()
+      return rows.map(t.read)
+    },
     recordObservations(entries) {
       if (entries.length === 0) return Promise.resolve([])
       const writes = entries.map(({ id, fence, patch }) => ({

@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
+import type { LedgerHolder } from '../domain/positionLedger.js'
 import type { TaskRecord } from '../domain/task.js'
 import {
   EMPTY_ENGINE_STATE,
@@ -12,6 +13,7 @@ import { task } from '../ports/store.contract.js'
 import type { VenuePosition } from '../ports/venueAdapter.js'
 import { dec } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
+import { ledgerHolders, legMarket } from './accountMarketLedger.js'
 import { confirmRunningVerdict } from './confirmRunningVerdict.js'
 import {
   changedShows,
@@ -922,10 +924,15 @@ describe('evaluateRunningTask with changedShows, for any snapshots', () => {
 })
 
 describe('confirmRunningVerdict: a leg that reads gone is read again before it closes the task', () => {
+  const t0 = running({ sizeMismatchPct: '10' })
+  // the task alone on its account markets
+  const alone = (leg: Leg) =>
+    Promise.resolve(ledgerHolders(legMarket(t0, leg), [t0], []))
   const confirm = (
     l: Record<Leg, LegReading>,
     readNow: (leg: Leg) => Promise<VenuePosition | undefined>,
-  ) => confirmRunningVerdict(running(), l, NOW, GRACE_MS, readNow)
+    holders: (leg: Leg) => Promise<LedgerHolder[]> = alone,
+  ) => confirmRunningVerdict(t0, l, NOW, GRACE_MS, { readNow, holders })
 
   test('behavior: a stale reading without the long leg, a fresh read with it: no close', async () => {
     const asked: Leg[] = []
@@ -962,5 +969,95 @@ describe('confirmRunningVerdict: a leg that reads gone is read again before it c
         Promise.reject(new RequestBudgetError('spent')),
       ),
     ).rejects.toThrow('spent')
+  })
+
+  // another task of the owner short on the long leg's account market
+  const other = task({
+    id: '00000000-0000-4000-8000-0000000000b2',
+    owner: t0.owner,
+    status: 'running',
+    longVenue: 'aster',
+    longMarket: 'BTCUSDT',
+    shortVenue: t0.longVenue,
+    shortMarket: t0.longMarket,
+    longSize: '1',
+    shortSize: '1',
+    engineState: ENGINE,
+  })
+  const shared = (leg: Leg) =>
+    Promise.resolve(
+      ledgerHolders(
+        legMarket(t0, leg),
+        leg === 'long' ? [t0, other] : [t0],
+        [],
+      ),
+    )
+
+  test('behavior: another task’s opposite leg nets the venue to zero: no close, no read sent', async () => {
+    const verdict = await confirm(
+      legs({ long: { position: null } }),
+      () => {
+        throw new Error('no read expected')
+      },
+      shared,
+    )
+    expect(verdict.close).toBeNull()
+  })
+
+  test('behavior: a shared position flattened at the venue: the leg is gone once read again', async () => {
+    const flat = ledgerHolders(legMarket(t0, 'long'), [t0], [])
+    // the other task closed meanwhile: the venue is flat, the ledger +1
+    const verdict = await confirm(
+      legs({ long: { position: null } }),
+      () => Promise.resolve(undefined),
+      (leg) => Promise.resolve(leg === 'long' ? flat : []),
+    )
+    expect(verdict).toMatchObject({
+      close: 'leg_liquidated',
+      liquidatedLeg: 'long',
+    })
+  })
+
+  test('behavior: holders that move between the reads leave the verdict to the next round', async () => {
+    let n = 0
+    const verdict = await confirm(
+      legs({ long: { position: null } }),
+      () => Promise.resolve(undefined),
+      async (leg) => (n++ % 2 === 0 ? await shared(leg) : await alone(leg)),
+    )
+    expect(verdict.close).toBeNull()
+  })
+
+  test('behavior: a liquidation halving a shared long leaves each task half: size_mismatch, not leg_liquidated', async () => {
+    const two = ledgerHolders(
+      legMarket(t0, 'long'),
+      [
+        t0,
+        {
+          ...other,
+          shortVenue: 'aster',
+          shortMarket: 'ETHUSDT',
+          longVenue: t0.longVenue,
+          longMarket: t0.longMarket,
+        },
+      ],
+      [],
+    )
+    // the sweep knows both running tasks: it expects the two longs, 2
+    const verdict = await confirmRunningVerdict(
+      t0,
+      legs({ long: { position: { size: '1' } } }),
+      NOW,
+      GRACE_MS,
+      {
+        readNow: () => Promise.resolve(position('long')),
+        holders: (leg) => Promise.resolve(leg === 'long' ? two : []),
+        expectedNet: (leg) => (leg === 'long' ? '2' : '-1'),
+      },
+    )
+    expect(verdict).toMatchObject({
+      close: 'size_mismatch',
+      liquidatedLeg: null,
+    })
   })
 })

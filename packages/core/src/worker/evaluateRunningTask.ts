@@ -19,6 +19,12 @@ export interface LegReading {
   readonly quote: MarketQuote
   /** the account's position in the leg's market; undefined when it has none */
   readonly position: VenuePosition | undefined
+  /**
+   * the leg's own part of that position (≥ 0) from its account market's
+   * ledger, where the venue's net differs from what the leg alone would
+   * hold (`accountMarketLedger`); undefined: the net is the leg's own
+   */
+  readonly held?: string | undefined
 }
 
 export type RunningCloseReason =
@@ -50,6 +56,11 @@ export interface RunningVerdict {
   readonly close: RunningCloseReason | null
   /** with `leg_liquidated`: the leg whose position is gone */
   readonly liquidatedLeg: Leg | null
+  /**
+   * why a leg holds less than its task booked, where its account market's
+   * ledger found a change made outside dn (`externalChangeNote`)
+   */
+  readonly evidence?: string | undefined
 }
 
 /**
@@ -95,9 +106,7 @@ export function evaluateRunningTask(
     liquidatedLeg,
   })
   for (const l of LEGS) {
-    const legSize = dec((l === 'long' ? task.longSize : task.shortSize) ?? '0')
-    const pos = legs[l].position
-    if (legSize.gt(0) && (!pos || dec(pos.size).isZero())) {
+    if (recordedSize(task, l).gt(0) && heldSize(legs[l]).isZero()) {
       return verdict('leg_liquidated', l)
     }
   }
@@ -130,12 +139,16 @@ export function evaluateRunningTask(
 export function closeStart(
   task: TaskRecord,
   verdict: RunningVerdict,
-): Pick<TaskPatch, 'status' | 'closeReason' | 'longSize' | 'shortSize'> | null {
+): Pick<
+  TaskPatch,
+  'status' | 'closeReason' | 'longSize' | 'shortSize' | 'error'
+> | null {
   if (verdict.close === null) return null
   const gone = verdict.liquidatedLeg
   return {
     status: 'closing',
     closeReason: task.closeReason ?? verdict.close,
+    ...(verdict.evidence ? { error: verdict.evidence } : {}),
     ...(gone === 'long' ? { longSize: '0' } : {}),
     ...(gone === 'short' ? { shortSize: '0' } : {}),
   }
@@ -171,6 +184,16 @@ export function changedShows(
   return Object.keys(patch).length === 0 ? null : patch
 }
 
+function recordedSize(task: TaskRecord, l: Leg): Decimal {
+  return dec((l === 'long' ? task.longSize : task.shortSize) ?? '0')
+}
+
+/** What the leg holds at its venue: its ledger part, else the net's size. */
+function heldSize(reading: LegReading): Decimal {
+  if (reading.held !== undefined) return dec(reading.held)
+  return reading.position ? dec(reading.position.size).abs() : dec(0)
+}
+
 /** How far a running task is from its close rules, in percent. */
 interface RuleReadings {
   /** the nearest leg's liquidation, from its mark; null when none is known */
@@ -193,8 +216,15 @@ function ruleReadings(
     const pct = mark.sub(liq).abs().div(mark).mul(100)
     if (liqDistancePct === null || pct.lt(liqDistancePct)) liqDistancePct = pct
   }
-  const a = dec(t.longSize ?? '0')
-  const b = dec(t.shortSize ?? '0')
+  // a leg the ledger found shrunk (a liquidation on a shared position)
+  // counts as what it still holds
+  const size = (l: Leg) => {
+    const held = legs[l].held
+    const recorded = recordedSize(t, l)
+    return held !== undefined && dec(held).lt(recorded) ? dec(held) : recorded
+  }
+  const a = size('long')
+  const b = size('short')
   const big = a.gt(b) ? a : b
   return {
     liqDistancePct,

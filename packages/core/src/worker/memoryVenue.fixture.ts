@@ -1,3 +1,4 @@
+import { reducesNet } from '../domain/positionLedger.js'
 import type { VenueId } from '../domain/venue.js'
 import type { VenueBindingRecord } from '../domain/venueBinding.js'
 import {
@@ -13,6 +14,7 @@ import type {
 } from '../ports/venueAdapter.js'
 import { createAesGcmSecrets } from '../secrets/createAesGcmSecrets.js'
 import { createSqliteStore } from '../store/sqlite.js'
+import { dec, decString } from '../util/decimal.js'
 import { credentialAad } from './resolveCredential.js'
 import type { WorkerDeps } from './workerDeps.js'
 
@@ -46,7 +48,13 @@ function memoryVenue(venue: VenueId) {
      */
     venueNow: null as (() => number) | null,
   }
+  /** the account's net position per market, as a netting venue keeps it */
+  const nets = new Map<string, string>()
+  const hold = (market: string, size: string) => {
+    nets.set(market, decString(dec(nets.get(market) ?? '0').add(size)))
+  }
   const book = (r: VenueOrderRequest, resting: boolean): VenueOrder => {
+    if (!resting) hold(r.market, r.side === 'long' ? r.size : `-${r.size}`)
     const o: VenueOrder = {
       clientOrderId: r.clientOrderId,
       venueOrderId: String(orders.size + 1),
@@ -85,6 +93,16 @@ function memoryVenue(venue: VenueId) {
     }),
     place: async (_cred: unknown, r: VenueOrderRequest) => {
       calls.push(`place ${r.clientOrderId}`)
+      if (
+        r.reduceOnly &&
+        !reducesNet(r.side, r.size, nets.get(r.market) ?? '0') &&
+        (state.script === 'fill' || state.script === 'rest')
+      ) {
+        sent.push(r)
+        throw new VenueRejectedError(
+          'Reduce only order would increase position',
+        )
+      }
       switch (state.script) {
         case 'fill':
         case 'rest':
@@ -118,6 +136,20 @@ function memoryVenue(venue: VenueId) {
       }
     },
     visibilityLagMs: MEMORY_VISIBILITY_LAG_MS,
+    positions: async () => {
+      calls.push('positions')
+      return [...nets]
+        .filter(([, size]) => !dec(size).isZero())
+        .map(([market, size]) => ({
+          market,
+          size,
+          entryPrice: state.mark,
+          markPrice: state.mark,
+          leverage: '3',
+          marginMode: 'cross',
+          liquidationPrice: null,
+        }))
+    },
     cancel: async (_cred: unknown, _market: string, id: string) => {
       calls.push(`cancel ${id}`)
       const o = orders.get(id)
@@ -126,7 +158,15 @@ function memoryVenue(venue: VenueId) {
       }
     },
   } as unknown as VenueAdapter
-  return { adapter, orders, sent, calls, state }
+  return {
+    adapter,
+    orders,
+    sent,
+    calls,
+    state,
+    /** adds `size` (signed) to the account's net position on `market` */
+    hold,
+  }
 }
 
 /** how late the memory venue may show an order past a deadline */

@@ -10,8 +10,10 @@ import type { RequestPriority } from '../limits/requestBudget.js'
 import type { MarketQuote } from '../ports/marketData.js'
 import type { TaskObservation } from '../ports/store.js'
 import type { VenueCredential, VenuePosition } from '../ports/venueAdapter.js'
+import { dec, decString } from '../util/decimal.js'
 import { createSharedRead, type SharedRead } from '../util/sharedRead.js'
 import { msToIso } from '../util/time.js'
+import { legMarket, storeHolders } from './accountMarketLedger.js'
 import { accountMarketLock } from './accountMarketLock.js'
 import type { AccountRead } from './accountSnapshots.js'
 import { confirmRunningVerdict, readLegNow } from './confirmRunningVerdict.js'
@@ -120,6 +122,10 @@ export async function runMonitorSweep(
   // every account and market is read at once, not one after the other;
   // the tasks are then evaluated in turn against what arrived
   snapshots.prefetch(tasks)
+  // what the owner's running tasks hold on each account market: a venue
+  // net that differs reads that market's ledger
+  const runningNets = legNets(watched.filter((t) => mine(t.owner)))
+  const holdersOf = storeHolders(deps)
   let evaluated = 0
   let written = 0
   let escalated = 0
@@ -166,7 +172,11 @@ export async function runMonitorSweep(
           legs,
           now,
           deps.fundingGraceMs,
-          (l) => snapshots.readNow(task, l),
+          {
+            readNow: (l) => snapshots.readNow(task, l),
+            holders: (l) => holdersOf(legMarket(task, l)),
+            expectedNet: (l) => runningNets.get(legKey(task, l)) ?? '0',
+          },
         )
       } catch (err) {
         // the leg could not be confirmed gone: nothing is done on a
@@ -199,6 +209,29 @@ export async function runMonitorSweep(
   }
   await sampler.flush()
   return { evaluated, written, escalated }
+}
+
+/** The name of a leg's account market. */
+function legKey(task: TaskRecord, l: Leg): string {
+  return accountMarketLock(task.owner, venueOf(task, l), marketOf(task, l))
+}
+
+/** The signed sizes `tasks` hold on each account market, added up. */
+function legNets(tasks: readonly TaskRecord[]): Map<string, string> {
+  const nets = new Map<string, string>()
+  for (const task of tasks) {
+    for (const l of LEGS) {
+      const size = dec((l === 'long' ? task.longSize : task.shortSize) ?? '0')
+      const key = legKey(task, l)
+      nets.set(
+        key,
+        decString(
+          dec(nets.get(key) ?? '0').add(size.mul(l === 'long' ? 1 : -1)),
+        ),
+      )
+    }
+  }
+  return nets
 }
 
 /**

@@ -252,6 +252,9 @@ describe('settleClosedTask', () => {
         fundingCheckAt: iso(CLOSED - 1_000),
       },
     })
+    // the venues hold the legs the close takes back
+    b.venue.hl?.hold('BTC', '0.2')
+    b.venue.aster?.hold('BTCUSDT', '-0.2')
     // the close orders' fees are read: only the funding is owed
     b.fees.hl = '0.01'
     b.fees.aster = '0.02'

@@ -141,6 +141,9 @@ function fromVenue(
       final && filled.isZero()
         ? (v.reason ?? `${v.venueStatus}: nothing filled`)
         : null,
+    ...(final && filled.isZero() && v.state === 'rejected'
+      ? { refused: true }
+      : {}),
   }
 }
 
@@ -269,7 +272,12 @@ export async function sendLegs(
           legs[leg] = fromVenue(order, next, sent.order, ctx)
           break
         case 'rejected':
-          legs[leg] = { ...order, state: 'done', failed: sent.reason }
+          legs[leg] = {
+            ...order,
+            state: 'done',
+            failed: sent.reason,
+            refused: true,
+          }
           break
         case 'notSent':
           // nothing left: the next round may send it again at once

@@ -1,13 +1,16 @@
 import { bookLegFill, EMPTY_LEG_BOOK } from '../domain/legBook.js'
 import type { TaskRecord } from '../domain/task.js'
-import type {
-  Leg,
-  LegOrder,
-  TaskEngineState,
-  TaskOperation,
+import {
+  CLOSE_REFUSALS_MAX,
+  type Leg,
+  type LegOrder,
+  type TaskEngineState,
+  type TaskOperation,
 } from '../domain/taskEngineState.js'
 import { dec, decString } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
+import { keptAtClose } from './externalChange.js'
+import { legExit } from './legExit.js'
 import { settleAtClose } from './settleAtClose.js'
 import { newLegOrder } from './taskLegOrders.js'
 import { readMarkets } from './taskMarkets.js'
@@ -178,19 +181,36 @@ export async function completeOperation(
           ...base,
           ...settled,
           status: 'closed',
-          error: null,
+          error: keptAtClose(t.error),
         })
         return retryAt
       }
-      // a refusal that repeats is not sent every second: each next close
-      // waits twice as long, up to a minute
-      const refusals = failed ? (step.state.closeRefusals ?? 0) + 1 : 0
-      const wait = closeRetryMs(refusals)
+      // a failure that repeats is not sent every second: each next close
+      // waits twice as long; after CLOSE_REFUSALS_MAX refusals in a row
+      // the close stops until the owner asks again
+      const refused = LEGS.some((l) => op.legs[l]?.refused === true)
+      const refusals = refused ? (step.state.closeRefusals ?? 0) + 1 : 0
+      const failures = failed ? (step.state.closeFailures ?? 0) + 1 : 0
+      const engineState = {
+        ...state,
+        closeRefusals: refusals,
+        closeFailures: failures,
+      }
+      if (refusals >= CLOSE_REFUSALS_MAX) {
+        await step.save({
+          ...base,
+          engineState,
+          error: closeStoppedNote(failed, refusals),
+        })
+        return step.now + CLOSE_STOPPED_RETRY_MS
+      }
+      const wait = closeRetryMs(failures)
+      const times = (n: number) => `${n} ${n === 1 ? 'time' : 'times in a row'}`
       await step.save({
         ...base,
-        engineState: { ...state, closeRefusals: refusals },
+        engineState,
         error: failed
-          ? `close incomplete (${failed}); refused ${refusals} ${refusals === 1 ? 'time' : 'times in a row'}, tried again in ${wait / 1000} s`
+          ? `close incomplete (${failed}); ${refused ? `refused ${times(refusals)}` : `failed ${times(failures)}`}, tried again in ${wait / 1000} s`
           : null,
       })
       return step.now + wait
@@ -206,18 +226,29 @@ export async function completeOperation(
   }
 }
 
+/**
+ * How long a stopped close waits before it is tried once more by itself
+ * (a margin shortage or a halt may pass); POST close tries at once.
+ */
+const CLOSE_STOPPED_RETRY_MS = 6 * 3_600_000
+
+/** A stopped close's `error`: the venue's words and what to do. */
+function closeStoppedNote(failed: string, refusals: number): string {
+  return `close stopped: the venue refused it ${refusals} times in a row (${failed}); what is still open stays open at the venue (dn positions): close it there, or ask again with POST close (dn tasks close) once the cause is fixed; tried once more by itself in ${CLOSE_STOPPED_RETRY_MS / 3_600_000} h`
+}
+
 /** The longest a refused close waits before it is tried again. */
 const CLOSE_RETRY_MAX_MS = 60_000
 
 /**
- * When a close is tried again after `refusals` closes in a row the venues
- * refused: at the next monitor round when none was, then 1, 2, 4 … s, at
- * most CLOSE_RETRY_MAX_MS.
+ * When a close is tried again after `failures` closes in a row that left
+ * a leg open: at the next monitor round when none did, then 1, 2, 4 … s,
+ * at most CLOSE_RETRY_MAX_MS.
  */
-function closeRetryMs(refusals: number): number {
-  return refusals === 0
+function closeRetryMs(failures: number): number {
+  return failures === 0
     ? MONITOR_MS
-    : Math.min(CLOSE_RETRY_MAX_MS, MONITOR_MS * 2 ** (refusals - 1))
+    : Math.min(CLOSE_RETRY_MAX_MS, MONITOR_MS * 2 ** (failures - 1))
 }
 
 async function unwind(step: TaskStep, leg: Leg): Promise<number | null> {
@@ -225,13 +256,24 @@ async function unwind(step: TaskStep, leg: Leg): Promise<number | null> {
   const seq = step.state.seq + 1
   const size =
     (leg === 'long' ? step.task.longSize : step.task.shortSize) ?? '0'
+  // the filled leg's own part of the venue's net, reduce-only where that
+  // reduces the net
+  const exit = await legExit(step, leg, size, m[leg].rules)
+  if (dec(exit.size).isZero()) {
+    await step.save({
+      ...(leg === 'long' ? { longSize: '0' } : { shortSize: '0' }),
+      status: 'failed',
+      error: `${(step.task.error ?? 'open failed').replace('; unwinding the filled leg', '')}; ${exit.note ?? 'nothing was left to unwind'}`,
+    })
+    return null
+  }
   const order = newLegOrder(
     step.task,
     seq,
     leg,
     leg === 'long' ? 'short' : 'long',
-    size,
-    true,
+    exit.size,
+    exit.reduceOnly,
     m[leg],
     500,
   )

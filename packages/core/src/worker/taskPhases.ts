@@ -5,8 +5,10 @@ import type { Leg, LegOrder } from '../domain/taskEngineState.js'
 import type { MarketQuote, MarketRules } from '../ports/marketData.js'
 import { type Decimal, dec, decString } from '../util/decimal.js'
 import { msToIso, nextHourAfter } from '../util/time.js'
+import { legMarket, storeHolders } from './accountMarketLedger.js'
 import { confirmRunningVerdict, readLegNow } from './confirmRunningVerdict.js'
 import { closeStart } from './evaluateRunningTask.js'
+import { type LegExit, legExit } from './legExit.js'
 import { openingGate } from './openingGate.js'
 import { recordPendingReason } from './pendingReasons.js'
 import { bookFunding, FUNDING_READ_LAG_MS } from './taskFunding.js'
@@ -127,7 +129,11 @@ function sizingProblem(
   return null
 }
 
-/** Queues reduce-only IOC orders that bring both legs to zero. */
+/**
+ * Queues the IOC orders that bring both legs to zero: each leg trades its
+ * own part of its account market's net (`legExit`); a leg with nothing
+ * left there is booked at zero at once, with a note.
+ */
 export async function startClose(
   step: TaskStep,
   reason: string,
@@ -139,36 +145,53 @@ export async function startClose(
       closeReason: task.closeReason ?? reason,
     })
   }
-  const sizes: Record<Leg, string> = {
+  const booked: Record<Leg, string> = {
     long: task.longSize ?? '0',
     short: task.shortSize ?? '0',
   }
-  const open = LEGS.filter((l) => dec(sizes[l]).gt(0))
-  if (open.length === 0) {
+  const open = LEGS.filter((l) => dec(booked[l]).gt(0))
+  const m = open.length === 0 ? null : await readMarkets(step)
+  const exits: Partial<Record<Leg, LegExit>> = {}
+  for (const l of open) {
+    exits[l] = await legExit(step, l, booked[l], (m as Markets)[l].rules)
+  }
+  const notes = open.flatMap((l) => exits[l]?.note ?? [])
+  const left = open.filter((l) => dec(exits[l]?.size ?? '0').gt(0))
+  if (notes.length > 0) {
+    // what the legs no longer hold at the venues is not theirs to close
+    await step.save({
+      longSize: exits.long?.size ?? task.longSize,
+      shortSize: exits.short?.size ?? task.shortSize,
+      error: notes.join('; '),
+    })
+  }
+  if (left.length === 0) {
     await step.save({
       status: 'closed',
       engineState: { ...step.state, op: null },
-      error: null,
+      error: notes.length > 0 ? notes.join('; ') : null,
     })
     return null
   }
-  const m = await readMarkets(step)
   const seq = step.state.seq + 1
   const legs: Partial<Record<Leg, LegOrder>> = {}
-  for (const l of open) {
+  for (const l of left) {
+    const exit = exits[l] as LegExit
     legs[l] = newLegOrder(
       task,
       seq,
       l,
       l === 'long' ? 'short' : 'long',
-      sizes[l],
-      true,
-      m[l],
+      exit.size,
+      exit.reduceOnly,
+      (m as Markets)[l],
       CLOSE_SLIPPAGE_BPS,
     )
   }
   return step.startOperation('close', seq, legs)
 }
+
+type Markets = Awaited<ReturnType<typeof readMarkets>>
 
 /** Moves each leg toward its total base target. */
 export async function startResize(step: TaskStep): Promise<number | null> {
@@ -207,13 +230,18 @@ export async function startResize(step: TaskStep): Promise<number | null> {
     if (delta.isZero()) continue
     const grow = dec(target).gt(current)
     const side = grow === (l === 'long') ? 'long' : 'short'
+    // a shrink gives back only the leg's own part of the venue's net
+    const exit = grow
+      ? { size: decString(delta), reduceOnly: false }
+      : await legExit(step, l, decString(delta), m[l].rules)
+    if (dec(exit.size).isZero()) continue
     legs[l] = newLegOrder(
       task,
       seq,
       l,
       side,
-      decString(delta),
-      !grow,
+      exit.size,
+      exit.reduceOnly,
       m[l],
       TASK_SLIPPAGE_BPS,
     )
@@ -288,7 +316,10 @@ export async function monitorTask(step: TaskStep): Promise<number | null> {
     },
     now,
     deps.fundingGraceMs,
-    (l) => readLegNow(io[l].adapter, io[l].cred, marketOf(task, l)),
+    {
+      readNow: (l) => readLegNow(io[l].adapter, io[l].cred, marketOf(task, l)),
+      holders: (l) => storeHolders(deps)(legMarket(task, l)),
+    },
   )
   await step.save({
     ...verdict.shows,

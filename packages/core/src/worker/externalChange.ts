@@ -1,0 +1,31 @@
+import type { LedgerReading } from '../domain/positionLedger.js'
+import type { Leg } from '../domain/taskEngineState.js'
+import type { AccountMarket } from '../ports/store.js'
+import { dec, decString } from '../util/decimal.js'
+
+const PREFIX = 'external change: '
+
+/**
+ * A task's `error` naming a change made to its venue position outside its
+ * own orders (a liquidation, an auto-deleverage, a trade on the venue,
+ * venue state lost): what the venue holds, what dn's holders account
+ * for, and what is left of the leg. It stays once the task closes.
+ */
+export function externalChangeNote(
+  m: AccountMarket,
+  leg: Leg,
+  reading: LedgerReading,
+  held: string,
+  recorded: string,
+): string {
+  return `${PREFIX}${m.venue} ${m.market} holds ${reading.venueNet} where dn's orders account for ${reading.sum} (${signed(reading.external)} unexplained); the ${leg} leg holds ${held} of its ${recorded}`
+}
+
+/** The task's error once its close is done: an external change stays. */
+export function keptAtClose(error: string | null): string | null {
+  return error?.startsWith(PREFIX) ? error : null
+}
+
+function signed(v: string): string {
+  return dec(v).isPositive() ? `+${decString(dec(v))}` : decString(dec(v))
+}

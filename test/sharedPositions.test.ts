@@ -1,0 +1,207 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { call, dialects, type TestOwner } from './support/testService.js'
+import { startWorkerBed, type WorkerBed } from './support/workerHarness.js'
+
+const ORDERS = '/v1/perp/orders'
+/** A monitor cycle and a little: the sweep's positions are 10 s old at most. */
+const CYCLE_MS = 11_000
+
+/**
+ * Two things of one owner on one venue market: the venue nets them into
+ * one position, and each keeps its own (the position ledger).
+ */
+describe.each(dialects())(
+  'positions that share a venue market (%s)',
+  (dialect) => {
+    let bed: WorkerBed
+    let o: TestOwner
+    beforeAll(async () => {
+      bed = await startWorkerBed({ dialect })
+    })
+    // each test its own venue accounts
+    beforeEach(async () => {
+      o = await bed.owner()
+    })
+    afterAll(() => bed?.close())
+
+    const get = (id: string) => bed.getTask(o, id)
+    const net = (venue: 'aster' | 'hl', market: string) =>
+      bed.venues.exchanges[venue]
+        .positions(o.owner)
+        .find((p) => p.market === market)?.size ?? '0'
+
+    test('opposite legs of two tasks on one market both stay running, and both close cleanly', async () => {
+      // A short hl BTC, B long it (both pairs earn funding in this run)
+      const a = await bed.createTask(o, {
+        shortVenue: 'hl',
+        shortMarket: 'BTC',
+      })
+      await bed.drain()
+      expect((await get(a)).status).toBe('running')
+      const b = await bed.createTask(o, {
+        longVenue: 'hl',
+        longMarket: 'BTC',
+        shortVenue: 'lighter',
+        shortMarket: 'BTC',
+      })
+      await bed.drain()
+      const [ta, tb] = [await get(a), await get(b)]
+      expect(tb.status, JSON.stringify(tb)).toBe('running')
+      // the legs net out at the venue
+      expect(Number(net('hl', 'BTC'))).toBeCloseTo(
+        Number(tb.longSize) - Number(ta.shortSize),
+        9,
+      )
+      for (let i = 0; i < 4; i++) {
+        await bed.advance(CYCLE_MS)
+        for (const id of [a, b]) {
+          const t = await get(id)
+          expect(t, `cycle ${i}: ${JSON.stringify(t)}`).toMatchObject({
+            status: 'running',
+            closeReason: null,
+            error: null,
+          })
+        }
+      }
+      for (const id of [a, b]) {
+        expect((await bed.taskAction(o, id, 'close')).status).toBe(202)
+        await bed.drain()
+        const t = await get(id)
+        expect(t, JSON.stringify(t)).toMatchObject({
+          status: 'closed',
+          closeReason: 'requested',
+          error: null,
+        })
+      }
+      expect(Number(net('hl', 'BTC'))).toBe(0)
+    })
+
+    test('a direct order on a running task’s market leaves the task running and its legs unchanged', async () => {
+      const a = await bed.createTask(o)
+      await bed.drain()
+      const before = await get(a)
+      expect(before.status).toBe('running')
+      // sells twice the task's long leg: the venue's net turns short
+      const res = await call(bed.svc, 'POST', ORDERS, {
+        key: o.apiKey,
+        body: {
+          venue: 'aster',
+          market: 'BTCUSDT',
+          side: 'short',
+          orderType: 'market',
+          sizeBase: Number(before.longSize) * 2,
+        },
+      })
+      expect(res.status, res.text).toBe(202)
+      await bed.drain()
+      for (let i = 0; i < 3; i++) {
+        await bed.advance(CYCLE_MS)
+        expect(await get(a)).toMatchObject({
+          status: 'running',
+          longSize: before.longSize,
+          shortSize: before.shortSize,
+          error: null,
+        })
+      }
+      // the close sells the task's own long leg: not reduce-only (the net
+      // is short already), and the direct order's short stays
+      await bed.taskAction(o, a, 'close')
+      await bed.drain()
+      const closed = await get(a)
+      expect(closed, JSON.stringify(closed)).toMatchObject({
+        status: 'closed',
+        error: null,
+      })
+      expect(Number(net('aster', 'BTCUSDT'))).toBeCloseTo(
+        -Number(before.longSize) * 2,
+        9,
+      )
+    })
+
+    /** sells `size` of aster BTCUSDT for the owner straight at the venue */
+    async function sellOnVenue(size: string) {
+      const mark = (await bed.venues.marketData.quote('aster', 'BTCUSDT')).mark
+      bed.venues.exchanges.aster.place(o.owner, {
+        market: 'BTCUSDT',
+        side: 'short',
+        size,
+        price: String(Math.floor(Number(mark) * 0.9)),
+        timeInForce: 'ioc',
+        reduceOnly: false,
+        clientOrderId: `0x${Date.now().toString(16).padStart(32, '0')}`,
+      })
+    }
+
+    test('a position flattened at the venue by a trade dn did not send closes only the task whose leg it took, with the change named', async () => {
+      const a = await bed.createTask(o)
+      // shares lighter BTC with A, on the same side
+      const b = await bed.createTask(o, { longVenue: 'hl', longMarket: 'BTC' })
+      await bed.drain()
+      // one opens while the other waits for the lighter BTC account lock
+      for (let i = 0; i < 10; i++) {
+        if (
+          (await get(a)).status !== 'pending' &&
+          (await get(b)).status !== 'pending'
+        )
+          break
+        await bed.advance(1_000)
+      }
+      const [ta, tb] = [await get(a), await get(b)]
+      expect([ta.status, tb.status], JSON.stringify([ta, tb])).toEqual([
+        'running',
+        'running',
+      ])
+      expect(Number(net('aster', 'BTCUSDT'))).toBeCloseTo(
+        Number(ta.longSize),
+        9,
+      )
+      await sellOnVenue(ta.longSize)
+      expect(Number(net('aster', 'BTCUSDT'))).toBe(0)
+      await bed.advance(CYCLE_MS)
+      const closed = await get(a)
+      expect(closed, JSON.stringify(closed)).toMatchObject({
+        status: 'closed',
+        closeReason: 'leg_liquidated',
+      })
+      expect(closed.error).toBe(
+        `external change: aster BTCUSDT holds 0 where dn's orders account for ${ta.longSize} (-${ta.longSize} unexplained); the long leg holds 0 of its ${ta.longSize}`,
+      )
+      // B keeps its legs; A's lighter short was bought back from the net
+      for (let i = 0; i < 2; i++) {
+        await bed.advance(CYCLE_MS)
+        expect(await get(b)).toMatchObject({
+          status: 'running',
+          longSize: tb.longSize,
+          shortSize: tb.shortSize,
+          error: null,
+        })
+      }
+      expect(Number(net('hl', 'BTC'))).toBeCloseTo(Number(tb.longSize), 9)
+      await bed.taskAction(o, b, 'close')
+      await bed.drain()
+      expect((await get(b)).status).toBe('closed')
+    })
+
+    test('a close started when the venue is already flat completes at once, with a note', async () => {
+      const a = await bed.createTask(o)
+      await bed.drain()
+      const ta = await get(a)
+      expect(ta.status).toBe('running')
+      await sellOnVenue(ta.longSize)
+      expect((await bed.taskAction(o, a, 'close')).status).toBe(202)
+      await bed.drain()
+      const closed = await get(a)
+      expect(closed, JSON.stringify(closed)).toMatchObject({
+        status: 'closed',
+        closeReason: 'requested',
+        longSize: '0',
+        shortSize: '0',
+      })
+      expect(closed.error).toMatch(
+        /^external change: aster BTCUSDT holds 0 where dn's orders account for .*; the long leg holds 0 of its /,
+      )
+      // only the leg still there was traded: nothing was sent to aster
+      expect(Number(net('aster', 'BTCUSDT'))).toBe(0)
+    })
+  },
+)
