@@ -53,9 +53,11 @@ const LEASE_MS = 1_500
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /**
- * Each owner's task markets, in two groups (BTC and SOL on every venue):
- * an owner runs one task at a time in each, so its tasks' markets are
- * theirs alone.
+ * The markets an owner's tasks trade, by asset (BTC and SOL on every
+ * venue): a task takes one asset and two venues of it. An owner runs two
+ * task loops at once, so its tasks share venue markets with each other
+ * (the position ledger keeps them apart), and its direct orders trade
+ * BTC too.
  */
 const TASK_MARKETS: readonly (readonly (readonly [VenueId, string])[])[] = [
   [
@@ -72,12 +74,15 @@ const TASK_MARKETS: readonly (readonly (readonly [VenueId, string])[])[] = [
   ],
 ]
 
-/** Each owner's direct-order markets, apart from its tasks'. */
+/** Each owner's direct-order markets: ETH alone, BTC shared with tasks. */
 const ORDER_MARKETS: readonly (readonly [VenueId, string])[] = [
   ['hl', 'ETH'],
   ['aster', 'ETHUSDT'],
   ['lighter', 'ETH'],
   ['lighter-mainnet', 'ETH'],
+  ['hl', 'BTC'],
+  ['aster', 'BTCUSDT'],
+  ['lighter', 'BTC'],
 ]
 
 export interface FaultRunOptions {
@@ -267,7 +272,7 @@ export async function runFaults(o: FaultRunOptions): Promise<FaultRunReport> {
     const taskOf = async (owner: TestOwner, id: string) =>
       (await api(owner, 'GET', `/v1/delta-neutral/tasks/${id}`)).body?.task
 
-    // one task at a time in a market group: a task is waited for until it
+    // one task at a time in a loop: a task is waited for until it
     // is where the loop wants it, or the chaos is over (then the settling
     // window drives it, and the loop starts nothing more)
     const waitTask = async (
@@ -284,11 +289,11 @@ export async function runFaults(o: FaultRunOptions): Promise<FaultRunReport> {
     const terminal = (s: string) =>
       ['closed', 'cancelled', 'failed'].includes(s)
 
-    const taskLoop = async (
-      owner: TestOwner,
-      markets: readonly (readonly [VenueId, string])[],
-    ) => {
+    const taskLoop = async (owner: TestOwner) => {
       while (chaos) {
+        const markets = TASK_MARKETS[
+          Math.floor(random() * TASK_MARKETS.length)
+        ] as readonly (readonly [VenueId, string])[]
         const longAt = Math.floor(random() * markets.length)
         const shortAt =
           (longAt + 1 + Math.floor(random() * (markets.length - 1))) %
@@ -421,7 +426,8 @@ export async function runFaults(o: FaultRunOptions): Promise<FaultRunReport> {
     })()
 
     const loops = owners.flatMap((w) => [
-      ...TASK_MARKETS.map((m) => taskLoop(w, m)),
+      taskLoop(w),
+      taskLoop(w),
       orderLoop(w),
     ])
     await sleep(o.chaosMs)

@@ -194,7 +194,8 @@ export async function tallyVenueProperty(
     }
   }
 
-  // what each owner's task markets should hold: the running task's legs
+  // what each owner's account markets should hold: its ledger's sum, the
+  // running tasks' legs and the direct orders' fills together
   const expected = new Map<string, { size: number; tasks: string[] }>()
   const want = (owner: string, venue: VenueId, market: string) => {
     const k = `${owner}|${venue}|${market}`
@@ -220,6 +221,13 @@ export async function tallyVenueProperty(
         `task ${t.id} left ${t.status} (${t.error ?? 'no error'})`,
       )
     }
+  }
+  for (const o of orders) {
+    const filled = num(o.filledBase)
+    if (filled === 0) continue
+    const e = want(o.owner, o.venue, o.market)
+    e.size += o.side === 'long' ? filled : -filled
+    if (!e.tasks.includes('direct orders')) e.tasks.push('direct orders')
   }
   for (const [k, e] of expected) {
     const [owner, venue, market] = k.split('|') as [string, VenueId, string]
@@ -249,7 +257,7 @@ export async function tallyVenueProperty(
         )
       fail(
         'task legs at the venues',
-        `${venue} ${market} of ${owner} holds ${held} where its tasks hold ${e.size} (${e.tasks.join(', ')})\n      fills: ${fills.join('; ')}\n      tasks: ${books.join('; ')}`,
+        `${venue} ${market} of ${owner} holds ${held} where its tasks and direct orders hold ${e.size} (${e.tasks.join(', ')})\n      fills: ${fills.join('; ')}\n      tasks: ${books.join('; ')}`,
       )
     }
   }
