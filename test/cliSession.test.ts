@@ -311,7 +311,13 @@ describe('the dn CLI as a person drives it', () => {
     ).toEqual([[gated.taskId, 'funding_below_min']])
     const positions = plain((await tty('positions', '--venue', 'hl')).out)
     expect(positions).toMatch(
-      /VENUE\s+MARKET\s+SIDE\s+SIZE\s+ENTRY\s+MARK\s+UPNL USD\s+LEV\s+LIQ\s+READ/,
+      /VENUE\s+MARKET\s+SIDE\s+SIZE\s+ENTRY\s+MARK\s+UPNL USD\s+LEV\s+LIQ\s+HELD BY\s+READ/,
+    )
+    // held by the task's long leg alone
+    expect(positions).toMatch(
+      new RegExp(
+        `task ${taskId.slice(0, 8)} long ${got.task.longSize.replace('.', '\\.')}\\s`,
+      ),
     )
     // the leg's size, as the task shows it (0.001 or 0.002 by the price)
     expect(positions).toMatch(

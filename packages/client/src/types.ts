@@ -125,5 +125,7 @@ export type BindingTarget =
 export type AccountPositions = PositionList['accounts'][number]
 /** One net position; decimals as strings. */
 export type Position = AccountPositions['positions'][number]
+/** Who in dn holds part of a venue position (docs/positions.md). */
+export type PositionHolder = Position['holders'][number]
 /** A bound account's collateral in USD; null while not read yet. */
 export type Balance = BalanceList['accounts'][number]

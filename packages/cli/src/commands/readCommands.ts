@@ -3,6 +3,7 @@ import {
   type DnClient,
   type Market,
   type MarketList,
+  type PositionHolder,
   type RequestLog,
 } from '@dn/client'
 import type { Command } from 'commander'
@@ -164,6 +165,7 @@ export function registerReadCommands(program: Command): void {
               'UPNL USD': p.unrealizedPnlUsd,
               LEV: `${p.leverage}x ${p.marginMode}`,
               LIQ: p.liquidationPrice ?? '-',
+              'HELD BY': heldBy(p.holders),
               READ: readAge(a.ageMs),
             })),
       )
@@ -180,6 +182,7 @@ export function registerReadCommands(program: Command): void {
               'UPNL USD',
               'LEV',
               'LIQ',
+              'HELD BY',
               'READ',
             ]),
       )
@@ -257,4 +260,21 @@ export function registerReadCommands(program: Command): void {
         `${JSON.stringify(await client.openApiDocument(), null, 2)}\n`,
       )
     })
+}
+
+/**
+ * Who in dn holds a position, as a cell: each task leg by the task id's
+ * first 8 characters, the direct orders, and the part no one in dn holds.
+ */
+function heldBy(holders: readonly PositionHolder[]): string {
+  if (holders.length === 0) return '-'
+  return holders
+    .map((h) =>
+      h.kind === 'task_leg'
+        ? `task ${h.taskId?.slice(0, 8)} ${h.leg} ${h.sizeBase}`
+        : h.kind === 'direct_orders'
+          ? `orders ${h.sizeBase}`
+          : `not dn ${h.sizeBase}`,
+    )
+    .join(', ')
 }

@@ -512,6 +512,12 @@ export interface PositionList {
       leverage: DecimalString
       marginMode: 'cross' | 'isolated'
       liquidationPrice: DecimalString | null
+      holders: {
+        kind: 'task_leg' | 'direct_orders' | 'unattributed'
+        taskId: string | null
+        leg: 'long' | 'short' | null
+        sizeBase: DecimalString
+      }[]
     }[]
   }[]
 }

@@ -1,11 +1,13 @@
 import { describe, expect, test } from 'vitest'
 import type { BoundAccountSnapshot } from '../domain/accountSnapshot.js'
 import type { ApiKeyRecord } from '../domain/apiKey.js'
+import type { PerpOrderRecord } from '../domain/perpOrder.js'
+import type { TaskRecord } from '../domain/task.js'
 import type { VenueId } from '../domain/venue.js'
 import { ForbiddenError } from '../errors/domain.js'
 import type { AccountReadDeps } from './grantedAccounts.js'
 import { listBalances } from './listBalances.js'
-import { listPositions } from './listPositions.js'
+import { listPositions, type PositionReadDeps } from './listPositions.js'
 
 const NOW = Date.UTC(2030, 0, 1, 12)
 const iso = (ms: number) => new Date(ms).toISOString()
@@ -14,8 +16,14 @@ const key = {
   venues: ['hl', 'lighter'],
 } as unknown as ApiKeyRecord
 
-/** A store with an hl snapshot and a Lighter account not read yet. */
-function deps(asked: VenueId[][] = []): AccountReadDeps {
+/**
+ * A store with an hl snapshot and a Lighter account not read yet; `tasks`
+ * and `orders` the holders of the account markets.
+ */
+function deps(
+  asked: VenueId[][] = [],
+  holders: { tasks?: TaskRecord[]; orders?: PerpOrderRecord[] } = {},
+): PositionReadDeps {
   const rows: BoundAccountSnapshot[] = [
     {
       venue: 'hl',
@@ -56,6 +64,12 @@ function deps(asked: VenueId[][] = []): AccountReadDeps {
           return rows.filter((r) => venues.includes(r.venue))
         },
       } as AccountReadDeps['store']['accountSnapshots'],
+      tasks: {
+        listOnMarket: async () => holders.tasks ?? [],
+      } as unknown as PositionReadDeps['store']['tasks'],
+      orders: {
+        listOnMarket: async () => holders.orders ?? [],
+      } as unknown as PositionReadDeps['store']['orders'],
     },
   }
 }
@@ -81,6 +95,15 @@ describe('listPositions', () => {
               leverage: '3',
               marginMode: 'cross',
               liquidationPrice: '4000',
+              // no task or direct order of dn holds it
+              holders: [
+                {
+                  kind: 'unattributed',
+                  taskId: null,
+                  leg: null,
+                  sizeBase: '-0.5',
+                },
+              ],
             },
           ],
         },
@@ -94,6 +117,37 @@ describe('listPositions', () => {
         },
       ],
     })
+  })
+
+  test('holders: a task leg, the direct orders, and what no one in dn holds add up to the net', async () => {
+    const taskId = '00000000-0000-4000-8000-000000000001'
+    const t = {
+      id: taskId,
+      owner: '0xabc',
+      status: 'running',
+      longVenue: 'aster',
+      longMarket: 'ETHUSDT',
+      shortVenue: 'hl',
+      shortMarket: 'ETH',
+      longSize: '0.3',
+      shortSize: '0.3',
+      engineState: null,
+    } as unknown as TaskRecord
+    const o = {
+      venue: 'hl',
+      market: 'ETH',
+      side: 'short',
+      status: 'filled',
+      sizeBase: '0.1',
+      requestedBase: '0.1',
+      filledBase: '0.1',
+    } as unknown as PerpOrderRecord
+    const list = await listPositions(deps([], { tasks: [t], orders: [o] }), key)
+    expect(list.accounts[0]?.positions[0]?.holders).toEqual([
+      { kind: 'task_leg', taskId, leg: 'short', sizeBase: '-0.3' },
+      { kind: 'direct_orders', taskId: null, leg: null, sizeBase: '-0.1' },
+      { kind: 'unattributed', taskId: null, leg: null, sizeBase: '-0.1' },
+    ])
   })
 
   test('every granted venue, or the one asked; one not granted is 403', async () => {

@@ -1,8 +1,15 @@
 import type { SnapshotPosition } from '../domain/accountSnapshot.js'
 import type { ApiKeyRecord } from '../domain/apiKey.js'
+import { type LedgerHolder, readLedger } from '../domain/positionLedger.js'
 import type { VenueId } from '../domain/venue.js'
-import type { Position, PositionList } from '../schemas/accountReads.js'
+import type { Repos } from '../ports/store.js'
+import type {
+  Position,
+  PositionHolder,
+  PositionList,
+} from '../schemas/accountReads.js'
 import { dec, decString } from '../util/decimal.js'
+import { storeHolders } from '../worker/accountMarketLedger.js'
 import {
   type AccountReadDeps,
   ageOf,
@@ -18,26 +25,82 @@ import {
  * @throws {ForbiddenError} `venue_not_granted` for a venue not granted.
  */
 export async function listPositions(
-  deps: AccountReadDeps,
+  deps: PositionReadDeps,
   key: ApiKeyRecord,
   venue?: VenueId,
 ): Promise<PositionList> {
   const accounts = await grantedAccounts(deps, key, venue)
   const now = deps.clock.now()
+  const holdersOf = storeHolders(deps)
   return {
-    accounts: accounts.map((a) => ({
-      venue: a.venue,
-      accountIndex: a.accountIndex,
-      readAt: a.snapshot?.readAt ?? null,
-      ageMs: ageOf(a.snapshot?.readAt ?? null, now),
-      positions: (a.snapshot?.positions ?? []).map(positionView),
-    })),
+    accounts: await Promise.all(
+      accounts.map(async (a) => ({
+        venue: a.venue,
+        accountIndex: a.accountIndex,
+        readAt: a.snapshot?.readAt ?? null,
+        ageMs: ageOf(a.snapshot?.readAt ?? null, now),
+        positions: await Promise.all(
+          (a.snapshot?.positions ?? []).map(async (p) =>
+            positionView(
+              p,
+              await holdersOf({
+                owner: key.owner,
+                venue: a.venue,
+                market: p.market,
+              }),
+            ),
+          ),
+        ),
+      })),
+    ),
   }
 }
 
-function positionView(p: SnapshotPosition): Position {
+/** The positions read also names each position's holders in dn. */
+export interface PositionReadDeps extends AccountReadDeps {
+  readonly store: AccountReadDeps['store'] & Pick<Repos, 'tasks' | 'orders'>
+}
+
+/**
+ * Each holder's part of the venue's net (`readLedger`), and the part no
+ * holder took; a holder at zero is not listed.
+ */
+function holderViews(
+  holders: readonly LedgerHolder[],
+  net: string,
+): PositionHolder[] {
+  const reading = readLedger(holders, net)
+  const views: PositionHolder[] = holders.flatMap((h) => {
+    const size = dec(reading.attributed.get(h.id) ?? '0')
+    if (size.isZero()) return []
+    return [
+      {
+        kind: h.taskId === undefined ? 'direct_orders' : 'task_leg',
+        taskId: h.taskId ?? null,
+        leg: h.leg ?? null,
+        sizeBase: decString(size),
+      },
+    ]
+  })
+  const rest = dec(net).sub(views.reduce((s, v) => s.add(v.sizeBase), dec(0)))
+  if (!rest.isZero()) {
+    views.push({
+      kind: 'unattributed',
+      taskId: null,
+      leg: null,
+      sizeBase: decString(rest),
+    })
+  }
+  return views
+}
+
+function positionView(
+  p: SnapshotPosition,
+  holders: readonly LedgerHolder[],
+): Position {
   const size = dec(p.size)
   return {
+    holders: holderViews(holders, p.size),
     market: p.market,
     side: size.isNegative() ? 'short' : 'long',
     sizeBase: decString(size.abs()),

@@ -6,8 +6,11 @@ import { type Decimal, dec, decString } from '../util/decimal.js'
  * positive long, negative short.
  */
 export interface LedgerHolder {
-  /** e.g. `task 0b7…:long`, `direct orders` */
+  /** e.g. `task 0b7… long`, `direct orders` */
   readonly id: string
+  /** the task whose leg it is; absent for the direct orders */
+  readonly taskId?: string | undefined
+  readonly leg?: 'long' | 'short' | undefined
   /** what the fills of its own orders booked so far add up to */
   readonly position: string
   /** what its orders in flight may still buy (≥ 0) */

@@ -25,6 +25,21 @@ const AccountRead = {
   ageMs: v.nullable(v.number()),
 }
 
+/**
+ * Who in dn holds part of a venue position (docs/positions.md): a task's
+ * leg, the owner's direct orders on that market together, or no one (a
+ * change made outside dn: `unattributed`). `sizeBase` is signed, positive
+ * long; the holders add up to the venue's net.
+ */
+const PositionHolder = v.object({
+  kind: v.picklist(['task_leg', 'direct_orders', 'unattributed']),
+  /** the task, for a task leg; else null */
+  taskId: v.nullable(v.pipe(v.string(), v.uuid())),
+  /** which leg of it; else null */
+  leg: v.nullable(v.picklist(['long', 'short'])),
+  sizeBase: DecimalStringSchema,
+})
+
 /** A net position as the venue showed it at `readAt`. */
 const Position = v.object({
   market: MarketSchema,
@@ -38,8 +53,11 @@ const Position = v.object({
   leverage: DecimalStringSchema,
   marginMode: v.picklist(['cross', 'isolated']),
   liquidationPrice: v.nullable(DecimalStringSchema),
+  /** who holds it: more than one when tasks or direct orders share it */
+  holders: v.array(PositionHolder),
 })
 export type Position = v.InferOutput<typeof Position>
+export type PositionHolder = v.InferOutput<typeof PositionHolder>
 
 /** 200 answer of the positions read: every granted bound account. */
 export const PositionList = v.object({

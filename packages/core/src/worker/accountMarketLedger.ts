@@ -27,7 +27,9 @@ const IN_FLIGHT: ReadonlySet<PerpOrderStatus> = new Set([
 type HoldersOf = (market: AccountMarket) => Promise<LedgerHolder[]>
 
 /** The holders as the store has them now. */
-export function storeHolders(deps: Pick<WorkerDeps, 'store'>): HoldersOf {
+export function storeHolders(deps: {
+  readonly store: Pick<WorkerDeps['store'], 'tasks' | 'orders'>
+}): HoldersOf {
   return async (m) => {
     const [tasks, orders] = await Promise.all([
       deps.store.tasks.listOnMarket(m),
@@ -70,7 +72,11 @@ export function ledgerHolders(
       const flow = new Flow(dec(size).mul(leg === 'long' ? 1 : -1))
       const order = task.engineState?.op?.legs[leg]
       if (order) flow.legOrder(order)
-      holders.push(flow.holder(legHolderId(task.id, leg)))
+      holders.push({
+        ...flow.holder(legHolderId(task.id, leg)),
+        taskId: task.id,
+        leg,
+      })
     }
   }
   const direct = new Flow(dec(0))

@@ -26,6 +26,7 @@ export function positionsTable(
           { class: `n ${tone(p.unrealizedPnlUsd)}` },
           usd(p.unrealizedPnlUsd),
         ),
+        h('td', { class: 'muted' }, heldBy(p.holders)),
         h('td', { class: 'muted' }, age(a.ageMs)),
       ),
     ),
@@ -49,12 +50,29 @@ export function positionsTable(
           'mark',
           'liquidation',
           'unrealized',
+          'held by',
           '',
         ].map((c) => h('th', {}, c)),
       ),
     ),
     h('tbody', {}, ...rows),
   )
+}
+
+/**
+ * Who in dn holds a position: each task leg (the task id's first 8
+ * characters), the direct orders, and what no one in dn holds; a
+ * position two of them share says so.
+ */
+function heldBy(holders: PositionAccount['positions'][number]['holders']) {
+  const parts = holders.map((x) =>
+    x.kind === 'task_leg'
+      ? `task ${x.taskId?.slice(0, 8)} ${x.leg} ${x.sizeBase}`
+      : x.kind === 'direct_orders'
+        ? `orders ${x.sizeBase}`
+        : `not dn ${x.sizeBase}`,
+  )
+  return holders.length > 1 ? `shared: ${parts.join(', ')}` : parts.join('')
 }
 
 /** Each bound account's collateral. */

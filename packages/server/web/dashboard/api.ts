@@ -121,6 +121,13 @@ export interface PositionAccount extends AccountRead {
     leverage: D
     marginMode: string
     liquidationPrice: N
+    /** who in dn holds it (docs/positions.md); sizes signed */
+    holders: {
+      kind: 'task_leg' | 'direct_orders' | 'unattributed'
+      taskId: string | null
+      leg: 'long' | 'short' | null
+      sizeBase: D
+    }[]
   }[]
 }
 

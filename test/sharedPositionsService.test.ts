@@ -1,0 +1,145 @@
+import type { DnClient, Position } from '@dn/client'
+import type { VenueId } from '@dn/core'
+import type { SimVenues } from '@dn/venues/sim'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { FEE_CONFIG } from './support/bindingFixtures.js'
+import {
+  type ProtocolService,
+  startProtocolService,
+} from './support/protocolService.js'
+import { dialects } from './support/testService.js'
+
+const MASTER = Buffer.alloc(32, 11)
+const BTC: Record<'hl' | 'aster' | 'lighter', string> = {
+  hl: 'BTC',
+  aster: 'BTCUSDT',
+  lighter: 'BTC',
+}
+type Venue = keyof typeof BTC
+
+/**
+ * Two tasks of one owner whose legs meet, on opposite sides, on one venue
+ * market, through the service as `dn up` runs it: every venue on its real
+ * protocol against its fake (which refuses a reduce-only order that would
+ * not reduce), a real worker loop and account snapshots.
+ */
+describe.each(dialects())(
+  'tasks sharing a venue market on the real protocols (%s)',
+  (dialect) => {
+    let bed: ProtocolService
+    let sim: SimVenues
+    let dn: DnClient
+    const wallet = privateKeyToAccount(generatePrivateKey())
+    const owner = wallet.address.toLowerCase()
+
+    beforeAll(async () => {
+      bed = await startProtocolService({
+        dialect,
+        seed: 97,
+        masterKey: MASTER,
+        config: FEE_CONFIG,
+        workerId: `shared-${dialect}`,
+      })
+      sim = bed.sim
+      const lighter = sim.faucet('lighter', owner).accountIndex
+      dn = await bed.bindAndKey(wallet, [
+        { venue: 'hl' },
+        { venue: 'aster' },
+        { venue: 'lighter', accountIndex: lighter },
+      ])
+    }, 60_000)
+
+    afterAll(() => bed?.close())
+
+    const net = (v: Venue) =>
+      Number(
+        sim.exchanges[v].positions(owner).find((p) => p.market === BTC[v])
+          ?.size ?? '0',
+      )
+
+    test('both stay running through monitor rounds, the position shows both holders, and both close cleanly', async () => {
+      // venues by funding rate, so both pairs earn it and open: A long the
+      // lowest, short the middle; B long the middle, short the highest
+      const rates = await Promise.all(
+        (Object.keys(BTC) as Venue[]).map(async (v) => ({
+          v,
+          rate: Number(
+            (await bed.venues.marketData.quote(v as VenueId, BTC[v]))
+              .fundingRateHourly,
+          ),
+        })),
+      )
+      const [low, mid, high] = rates
+        .sort((a, b) => a.rate - b.rate)
+        .map((r) => r.v) as [Venue, Venue, Venue]
+      const open = async (long: Venue, short: Venue, sizeUsd: number) => {
+        const { taskId } = await dn.createTask({
+          longVenue: long,
+          longMarket: BTC[long],
+          shortVenue: short,
+          shortMarket: BTC[short],
+          sizeUsd,
+          autoClose: false,
+        })
+        return dn.waitForTask(taskId, { intervalMs: 25, timeoutMs: 30_000 })
+      }
+      // B the larger: the shared market nets long, not flat
+      const a = await open(low, mid, 1_000)
+      const b = await open(mid, high, 1_500)
+      expect([a.status, b.status]).toEqual(['running', 'running'])
+      expect(net(mid)).toBeCloseTo(Number(b.longSize) - Number(a.shortSize), 9)
+
+      // the account's snapshot names both legs as holders of `mid`
+      let shared: Position | undefined
+      for (let i = 0; i < 200 && !shared; i++) {
+        const list = await dn.positions({ venue: mid })
+        shared = list.accounts[0]?.positions.find(
+          (p) =>
+            p.market === BTC[mid] &&
+            p.holders.filter((h) => h.kind === 'task_leg').length === 2,
+        )
+        if (!shared) await new Promise((r) => setTimeout(r, 50))
+      }
+      expect(shared?.holders).toEqual(
+        expect.arrayContaining([
+          {
+            kind: 'task_leg',
+            taskId: a.taskId,
+            leg: 'short',
+            sizeBase: `-${a.shortSize}`,
+          },
+          {
+            kind: 'task_leg',
+            taskId: b.taskId,
+            leg: 'long',
+            sizeBase: b.longSize,
+          },
+        ]),
+      )
+
+      // several monitor rounds (a sweep a second, positions 10 s old at most)
+      await new Promise((r) => setTimeout(r, 12_000))
+      for (const t of [a, b]) {
+        expect(await dn.getTask(t.taskId)).toMatchObject({
+          status: 'running',
+          closeReason: null,
+          error: null,
+        })
+      }
+      for (const t of [a, b]) {
+        await dn.closeTask(t.taskId)
+        const closed = await dn.waitForTask(t.taskId, {
+          intervalMs: 25,
+          timeoutMs: 30_000,
+          until: ['closed', 'failed'],
+        })
+        expect(closed, JSON.stringify(closed)).toMatchObject({
+          status: 'closed',
+          error: null,
+        })
+      }
+      for (const v of [low, mid, high]) expect(net(v)).toBe(0)
+    }, 90_000)
+  },
+)
