@@ -1,3 +1,5 @@
+import type { WorkerObserver } from '@dn/core'
+import { createDnMetrics } from '@dn/server'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { call, dialects, type TestOwner } from './support/testService.js'
 import { startWorkerBed, type WorkerBed } from './support/workerHarness.js'
@@ -155,9 +157,18 @@ describe.each(dialects())(
         Number(ta.longSize),
         9,
       )
+      // the worker's events as the deployment's metrics count them
+      const metrics = createDnMetrics()
+      ;(bed.worker as { observer?: WorkerObserver }).observer = metrics
       await sellOnVenue(ta.longSize)
       expect(Number(net('aster', 'BTCUSDT'))).toBe(0)
       await bed.advance(CYCLE_MS)
+      const counted = await metrics.registry
+        .getSingleMetric('dn_external_changes_total')
+        ?.get()
+      expect(counted?.values).toEqual([
+        { labels: { venue: 'aster' }, value: 1 },
+      ])
       const closed = await get(a)
       expect(closed, JSON.stringify(closed)).toMatchObject({
         status: 'closed',

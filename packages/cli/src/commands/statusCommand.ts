@@ -8,7 +8,7 @@ import type {
 import type { Command } from 'commander'
 import { cliContext } from '../cliContext.js'
 import { emit } from '../output.js'
-import { type LiquidationPrices, statusView } from '../render/statusView.js'
+import { statusView, type VenuePositions } from '../render/statusView.js'
 import { examples, listAll, PAGE_MAX } from './commandKit.js'
 
 const ENDED_SHOWN = 5
@@ -45,14 +45,20 @@ async function ordersIn(client: DnClient, status: PerpOrderStatus) {
   ).items
 }
 
-/** Liquidation prices from the worker's latest account snapshots. */
-async function liquidationPrices(client: DnClient): Promise<LiquidationPrices> {
-  const prices = new Map<string, string | null>()
+/**
+ * Each venue position's liquidation price and holder count, by
+ * `venue|market`, from the worker's latest account snapshots.
+ */
+async function venuePositions(client: DnClient): Promise<VenuePositions> {
+  const positions = new Map<string, { liq: string | null; holders: number }>()
   const read = await client.positions().catch(() => null)
   for (const a of read?.accounts ?? [])
     for (const p of a.positions)
-      prices.set(`${a.venue}|${p.market}`, p.liquidationPrice)
-  return prices
+      positions.set(`${a.venue}|${p.market}`, {
+        liq: p.liquidationPrice,
+        holders: p.holders.length,
+      })
+  return positions
 }
 
 export function registerStatusCommand(program: Command): void {
@@ -79,7 +85,7 @@ export function registerStatusCommand(program: Command): void {
         ordersIn(client, 'open'),
         ordersIn(client, 'partially_filled'),
         ordersIn(client, 'unknown'),
-        liquidationPrices(client),
+        venuePositions(client),
       ])
       const ended: Task[] = [...closed, ...failed, ...cancelled]
         .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))

@@ -1,8 +1,14 @@
 import type { PerpOrder, Task } from '@dn/client'
 import { ago, table } from '../output.js'
 
-/** Liquidation price of a leg, by `venue|market`, from the positions read. */
-export type LiquidationPrices = ReadonlyMap<string, string | null>
+/**
+ * Each venue position's liquidation price and how many holders in dn
+ * share it (docs/positions.md), by `venue|market`, from the positions read.
+ */
+export type VenuePositions = ReadonlyMap<
+  string,
+  { readonly liq: string | null; readonly holders: number }
+>
 
 interface StatusData {
   readonly url: string
@@ -14,7 +20,7 @@ interface StatusData {
   readonly ended: readonly Task[]
   readonly open: readonly PerpOrder[]
   readonly unknown: readonly PerpOrder[]
-  readonly liquidation: LiquidationPrices
+  readonly liquidation: VenuePositions
 }
 
 const num = (s: string | null | undefined) =>
@@ -36,18 +42,32 @@ function spreadBps(t: Task): string {
 function liqDistance(
   t: Task,
   leg: 'long' | 'short',
-  prices: LiquidationPrices,
+  positions: VenuePositions,
 ): string {
-  const venue = leg === 'long' ? t.longVenue : t.shortVenue
-  const market = leg === 'long' ? t.longMarket : t.shortMarket
-  const liq = num(prices.get(`${venue}|${market}`))
+  const liq = num(positions.get(legKey(t, leg))?.liq)
   const mark = num(leg === 'long' ? t.longPrice : t.shortPrice)
   if (liq === undefined || mark === undefined || mark === 0) return '-'
   return `${((Math.abs(mark - liq) / mark) * 100).toFixed(1)}%`
 }
 
-const legName = (venue: string, market: string, size: string | null) =>
-  `${venue}:${market} ${size ?? '-'}`
+const legKey = (t: Task, leg: 'long' | 'short') =>
+  leg === 'long'
+    ? `${t.longVenue}|${t.longMarket}`
+    : `${t.shortVenue}|${t.shortMarket}`
+
+/** A running leg; `shared` where other holders share its venue position. */
+const legName = (t: Task, leg: 'long' | 'short', positions: VenuePositions) => {
+  const [venue, market, size] =
+    leg === 'long'
+      ? [t.longVenue, t.longMarket, t.longSize]
+      : [t.shortVenue, t.shortMarket, t.shortSize]
+  const shared = (positions.get(legKey(t, leg))?.holders ?? 0) > 1
+  return `${venue}:${market} ${size ?? '-'}${shared ? ' shared' : ''}`
+}
+
+/** A task's error names a change made to its position outside dn. */
+const externalChange = (t: Task) =>
+  t.error?.startsWith('external change: ') === true
 
 /**
  * One screen, as Hummingbot's `status`: what runs and earns, what waits
@@ -66,8 +86,8 @@ export function statusView(d: StatusData): string {
     table(
       d.running.map((t) => ({
         TASK: t.taskId,
-        LONG: legName(t.longVenue, t.longMarket, t.longSize),
-        SHORT: legName(t.shortVenue, t.shortMarket, t.shortSize),
+        LONG: legName(t, 'long', d.liquidation),
+        SHORT: legName(t, 'short', d.liquidation),
         'SIZE USD': t.sizeUsd,
         SPREAD: spreadBps(t),
         'APY NOW': t.fundingApyNow === null ? '-' : `${t.fundingApyNow}%`,
@@ -113,8 +133,9 @@ export function statusView(d: StatusData): string {
           TASK: t.taskId,
           REASON: t.closeReason ?? 'requested',
           SINCE: ago(t.closeRequestedAt ?? t.updatedAt, d.at),
+          ERROR: t.error ?? '',
         })),
-        ['TASK', 'REASON', 'SINCE'],
+        ['TASK', 'REASON', 'SINCE', 'ERROR'],
       ),
     )
   section(
@@ -147,6 +168,22 @@ export function statusView(d: StatusData): string {
       ['ORDER', 'MARKET', 'SIDE', 'SIZE', 'ERROR'],
     )}\n  check each at its venue, then \`dn orders resolve\` (docs/operations.md)`,
   )
+  const changed = [...d.running, ...d.closing, ...d.ended].filter(
+    externalChange,
+  )
+  if (changed.length > 0)
+    section(
+      'NEEDS ATTENTION: external changes',
+      changed.length,
+      `${table(
+        changed.map((t) => ({
+          TASK: t.taskId,
+          STATUS: t.status,
+          CHANGE: (t.error ?? '').slice('external change: '.length),
+        })),
+        ['TASK', 'STATUS', 'CHANGE'],
+      )}\n  a position changed outside dn (liquidation, ADL, a trade at the venue): see dn positions and docs/positions.md`,
+    )
   section(
     'RECENTLY ENDED TASKS',
     d.ended.length,

@@ -56,7 +56,28 @@ export interface WorkPickup {
   readonly waitedMs: number
 }
 
-export type WorkerEvent = WorkTransition | VenueSubmit | LeaseSteal | WorkPickup
+/**
+ * A task found its leg's venue position changed outside dn (a
+ * liquidation, an auto-deleverage, a trade at the venue, venue state
+ * lost): its account market's ledger could not explain the venue's net
+ * (docs/positions.md).
+ */
+export interface ExternalChange {
+  readonly type: 'externalChange'
+  /** the task whose leg it took */
+  readonly id: string
+  readonly venue: VenueId
+  readonly market: string
+  /** the task's note, `external change: …` */
+  readonly note: string
+}
+
+export type WorkerEvent =
+  | WorkTransition
+  | VenueSubmit
+  | LeaseSteal
+  | WorkPickup
+  | ExternalChange
 
 /**
  * Where the worker reports what it did, beside its log lines: the edge

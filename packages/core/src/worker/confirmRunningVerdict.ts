@@ -116,15 +116,14 @@ function withEvidence(
     const h = holdings[l]
     if (!h || h.reading.external === '0') continue
     if (!dec(h.held).lt(recorded(task, l))) continue
+    const m = legMarket(task, l)
     return {
       ...verdict,
-      evidence: externalChangeNote(
-        legMarket(task, l),
-        l,
-        h.reading,
-        h.held,
-        recorded(task, l),
-      ),
+      evidence: {
+        venue: m.venue,
+        market: m.market,
+        note: externalChangeNote(m, l, h.reading, h.held, recorded(task, l)),
+      },
     }
   }
   return verdict

@@ -4,6 +4,7 @@ import {
   type Leg,
   type TaskEngineState,
 } from '../domain/taskEngineState.js'
+import type { VenueId } from '../domain/venue.js'
 import type { MarketQuote } from '../ports/marketData.js'
 import type { TaskPatch } from '../ports/store.js'
 import type { VenuePosition } from '../ports/venueAdapter.js'
@@ -60,7 +61,15 @@ export interface RunningVerdict {
    * why a leg holds less than its task booked, where its account market's
    * ledger found a change made outside dn (`externalChangeNote`)
    */
-  readonly evidence?: string | undefined
+  readonly evidence?: LegChange | undefined
+}
+
+/** Where a change made outside dn took a leg, and the task's note of it. */
+export interface LegChange {
+  readonly venue: VenueId
+  readonly market: string
+  /** `external change: …` (`externalChangeNote`) */
+  readonly note: string
 }
 
 /**
@@ -148,7 +157,7 @@ export function closeStart(
   return {
     status: 'closing',
     closeReason: task.closeReason ?? verdict.close,
-    ...(verdict.evidence ? { error: verdict.evidence } : {}),
+    ...(verdict.evidence ? { error: verdict.evidence.note } : {}),
     ...(gone === 'long' ? { longSize: '0' } : {}),
     ...(gone === 'short' ? { shortSize: '0' } : {}),
   }

@@ -1,7 +1,10 @@
 import type { LedgerReading } from '../domain/positionLedger.js'
 import type { Leg } from '../domain/taskEngineState.js'
+import type { VenueId } from '../domain/venue.js'
 import type { AccountMarket } from '../ports/store.js'
 import { dec, decString } from '../util/decimal.js'
+import { reportWorkerEvent } from './reportWorkerEvent.js'
+import type { WorkerDeps } from './workerDeps.js'
 
 const PREFIX = 'external change: '
 
@@ -28,4 +31,17 @@ export function keptAtClose(error: string | null): string | null {
 
 function signed(v: string): string {
   return dec(v).isPositive() ? `+${decString(dec(v))}` : decString(dec(v))
+}
+
+/** Tells the log and the metrics that a task met an external change. */
+export function reportExternalChange(
+  deps: Pick<WorkerDeps, 'logger' | 'observer' | 'workerId'>,
+  taskId: string,
+  change: {
+    readonly venue: VenueId
+    readonly market: string
+    readonly note: string
+  },
+): void {
+  reportWorkerEvent(deps, { type: 'externalChange', id: taskId, ...change })
 }

@@ -23,6 +23,7 @@ import {
   type LegReading,
   type RunningVerdict,
 } from './evaluateRunningTask.js'
+import { reportExternalChange } from './externalChange.js'
 import { fnv1a, ownerShard } from './ownerShard.js'
 import { workerCredential } from './resolveCredential.js'
 import { retryNote } from './retryNote.js'
@@ -192,6 +193,8 @@ export async function runMonitorSweep(
         // closing at once: the claim that sends the close reads no
         // positions at routine priority again
         escalated++
+        if (verdict.evidence)
+          reportExternalChange(deps, task.id, verdict.evidence)
         entries.push({
           id: task.id,
           fence: task.fence,

@@ -6,6 +6,7 @@ const MESSAGE: Readonly<Record<WorkerEvent['type'], string>> = {
   venueSubmit: 'venue submit',
   leaseSteal: 'lease taken over',
   pickup: 'work claimed',
+  externalChange: 'external change',
 }
 
 /**

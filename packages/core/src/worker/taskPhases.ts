@@ -8,6 +8,7 @@ import { msToIso, nextHourAfter } from '../util/time.js'
 import { legMarket, storeHolders } from './accountMarketLedger.js'
 import { confirmRunningVerdict, readLegNow } from './confirmRunningVerdict.js'
 import { closeStart } from './evaluateRunningTask.js'
+import { reportExternalChange } from './externalChange.js'
 import { type LegExit, legExit } from './legExit.js'
 import { openingGate } from './openingGate.js'
 import { recordPendingReason } from './pendingReasons.js'
@@ -156,6 +157,13 @@ export async function startClose(
     exits[l] = await legExit(step, l, booked[l], (m as Markets)[l].rules)
   }
   const notes = open.flatMap((l) => exits[l]?.note ?? [])
+  for (const l of open) {
+    const note = exits[l]?.note
+    if (note) {
+      const { venue, market } = legMarket(task, l)
+      reportExternalChange(step.deps, task.id, { venue, market, note })
+    }
+  }
   const left = open.filter((l) => dec(exits[l]?.size ?? '0').gt(0))
   if (notes.length > 0) {
     // what the legs no longer hold at the venues is not theirs to close
@@ -332,6 +340,8 @@ export async function monitorTask(step: TaskStep): Promise<number | null> {
     },
   })
   const closing = closeStart(step.task, verdict)
+  if (closing !== null && verdict.evidence)
+    reportExternalChange(deps, task.id, verdict.evidence)
   if (closing !== null && verdict.close !== null) {
     await step.save(closing)
     return startClose(step, verdict.close)

@@ -103,6 +103,12 @@ export function createDnMetrics(): DnMetrics {
     labelNames: ['kind', 'reason'],
     registers,
   })
+  const externalChanges = new Counter({
+    name: 'dn_external_changes_total',
+    help: 'task legs a change made outside dn took (liquidation, ADL, a trade at the venue), by venue',
+    labelNames: ['venue'],
+    registers,
+  })
   const venueRequests = new Counter({
     name: 'dn_venue_requests_total',
     help: 'venue HTTP calls, by venue, endpoint (path) and status (error: no answer)',
@@ -268,6 +274,9 @@ export function createDnMetrics(): DnMetrics {
           break
         case 'pickup':
           pickup.observe({ kind: event.kind }, seconds(event.waitedMs))
+          break
+        case 'externalChange':
+          externalChanges.inc({ venue: event.venue })
           break
       }
     },
