@@ -75,6 +75,11 @@ export async function composeVenues(
   restore: SimFakeSnapshots = {},
   /** where each local fake listens; a venue not named takes a free port */
   ports: Readonly<Partial<Record<VenueId, number>>> = {},
+  /**
+   * saves the simulator: a fake's answer that acknowledged a change waits
+   * for it, so what a venue acknowledged survives a crash @default none
+   */
+  durable?: () => Promise<void>,
 ): Promise<ComposedVenues> {
   const closers: Array<() => Promise<void>> = []
   const usage: Partial<Record<VenueId, () => FakeBucketUsage[]>> = {}
@@ -105,6 +110,7 @@ export async function composeVenues(
               now,
               rateLimits,
               restore: restore.hl,
+              durable,
             })
           : venue === 'aster'
             ? await startAsterFake({
@@ -114,6 +120,7 @@ export async function composeVenues(
                 now,
                 rateLimits,
                 restore: restore.aster,
+                durable,
               })
             : await startLighterFake({
                 exchange: sim.exchanges[venue],
@@ -123,6 +130,7 @@ export async function composeVenues(
                 now,
                 rateLimits,
                 restore: restore[venue],
+                durable,
               })
       closers.push(fake.close)
       usage[venue] = fake.rateLimitUsage

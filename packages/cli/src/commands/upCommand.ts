@@ -7,7 +7,11 @@ import {
   type WorkerStopReport,
 } from '@dn/core'
 import { createDnMetrics, startHttpServer } from '@dn/server'
-import { createSimVenues, startFaucetServer } from '@dn/venues/sim'
+import {
+  createSimVenues,
+  type SimStateSaver,
+  startFaucetServer,
+} from '@dn/venues/sim'
 import type { Command } from 'commander'
 import {
   addVenueUrlOptions,
@@ -142,9 +146,20 @@ async function runUp(flags: UpFlags, mode: 'up' | 'serve'): Promise<void> {
   const metrics = createDnMetrics()
   const options = { ...protocolVenueOptions(env, store, masterKey), metrics }
   // `dn up` runs the venues; `dn serve` speaks to the same ones as workers
+  // the simulator's saver, started once the fakes exist: until then a
+  // fake's answers do not wait for it
+  let saver: SimStateSaver | undefined
+  const durable = () => saver?.flush() ?? Promise.resolve()
   const venues =
     mode === 'up'
-      ? await composeVenues(sim, urls, options, saved?.fakes, fakePorts)
+      ? await composeVenues(
+          sim,
+          urls,
+          options,
+          saved?.fakes,
+          fakePorts,
+          durable,
+        )
       : await composeRemoteVenues(
           flags.simUrl ?? DEFAULT_SIM_URL,
           urls,
@@ -179,10 +194,11 @@ async function runUp(flags: UpFlags, mode: 'up' | 'serve'): Promise<void> {
   let stopFaucet = async () => {}
   let saveSim = () => {}
   if (mode === 'up') {
-    const saver = startSimStatePersistence(dataDir, sim, venues)
+    const started = startSimStatePersistence(dataDir, sim, venues)
+    saver = started
     saveSim = () => {
-      saver.stop()
-      saver.saveNow()
+      started.stop()
+      started.saveNow()
     }
     const faucet = await startFaucetServer({
       venues: sim,

@@ -63,9 +63,15 @@ export async function withLegLocks(
   onBusy?: () => Promise<void>,
 ): Promise<number | null> {
   const { deps, task, now } = step
-  const names = (['long', 'short'] as const).map((l) =>
-    accountMarketLock(task.owner, venueOf(task, l), marketOf(task, l)),
-  )
+  // in one order for every task: two tasks with opposite legs on the same
+  // two account markets, each taking its long leg's lock first, each found
+  // the other's taken and retried in step, for ever (the position-ledger
+  // property found it)
+  const names = (['long', 'short'] as const)
+    .map((l) =>
+      accountMarketLock(task.owner, venueOf(task, l), marketOf(task, l)),
+    )
+    .sort()
   const holder = lockHolder(deps.workerId, 'task', task.id)
   const held: string[] = []
   try {

@@ -59,3 +59,48 @@ test('error: a failed save is reported and tried again on the next tick', () => 
   expect(saves).toBe(1)
   saver.stop()
 })
+
+test('behavior: flush saves the changes so far once for all who wait in one turn, and not when nothing changed', async () => {
+  let version = 0
+  let saves = 0
+  const saver = startSimStateSaver({
+    save: () => {
+      saves += 1
+    },
+    version: () => version,
+    onError: () => {},
+  })
+  await saver.flush()
+  expect(saves).toBe(0)
+  version += 1
+  const a = saver.flush()
+  version += 1
+  const b = saver.flush()
+  await Promise.all([a, b])
+  expect(saves).toBe(1)
+  await saver.flush()
+  expect(saves).toBe(1)
+  saver.stop()
+})
+
+test('error: a flush whose save fails rejects, and the next one saves again', async () => {
+  let version = 1
+  let fail = true
+  let saves = 0
+  const errors: unknown[] = []
+  const saver = startSimStateSaver({
+    save: () => {
+      if (fail) throw new Error('disk full')
+      saves += 1
+    },
+    version: () => version,
+    onError: (err) => errors.push(err),
+  })
+  version += 1
+  await expect(saver.flush()).rejects.toThrow('disk full')
+  expect(errors).toHaveLength(1)
+  fail = false
+  await saver.flush()
+  expect(saves).toBe(1)
+  saver.stop()
+})

@@ -2,6 +2,12 @@
 export interface SimStateSaver {
   /** saves now, changed or not (the shutdown's last word) */
   saveNow(): void
+  /**
+   * resolves once every change made so far is saved: the changes of one
+   * event-loop turn share one save
+   * @throws what the save throws
+   */
+  flush(): Promise<void>
   stop(): void
 }
 
@@ -52,5 +58,22 @@ export function startSimStateSaver(o: SimStateSaverOptions): SimStateSaver {
     }
   }, o.intervalMs ?? 1000)
   timer.unref()
-  return { saveNow: save, stop: () => clearInterval(timer) }
+  let pending: Promise<void> | null = null
+  const flush = (): Promise<void> => {
+    if (o.version() === savedVersion) return Promise.resolve()
+    pending ??= new Promise<void>((resolve, reject) => {
+      setImmediate(() => {
+        pending = null
+        try {
+          if (o.version() !== savedVersion) save()
+          resolve()
+        } catch (err) {
+          o.onError(err)
+          reject(err)
+        }
+      })
+    })
+    return pending
+  }
+  return { saveNow: save, flush, stop: () => clearInterval(timer) }
 }

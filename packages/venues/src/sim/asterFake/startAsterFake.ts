@@ -5,6 +5,7 @@ import {
 } from 'node:http'
 import type { FakeLimitOptions } from '../fakeLimitOptions.js'
 import type { FakeBucketUsage } from '../fakeRateLimits.js'
+import { holdUntilSaved } from '../holdUntilSaved.js'
 import {
   dateByVenueClock,
   listen,
@@ -35,6 +36,11 @@ import { createAsterFakeUserStreams } from './asterFakeUserStreams.js'
 import { watchAsterFake } from './asterFakeWatch.js'
 
 export interface AsterFakeOptions {
+  /**
+   * saves every change made so far (`dn up`'s simulator file): an answer
+   * that acknowledged a change waits for it @default answers at once
+   */
+  readonly durable?: (() => Promise<void>) | undefined
   /** the simulated `aster` venue traded through the fake */
   readonly exchange: SimExchange
   /** @default '127.0.0.1' */
@@ -170,6 +176,11 @@ export async function startAsterFake(
 
   const server = createServer((req, res) => {
     dateByVenueClock(res, now)
+    holdUntilSaved(
+      res,
+      () => options.exchange.version() + state.version,
+      options.durable,
+    )
     serve(req, res).catch((e: unknown) => {
       if (res.headersSent) res.destroy()
       else if (e instanceof AsterFakeError) {

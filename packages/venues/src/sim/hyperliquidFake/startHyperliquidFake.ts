@@ -15,6 +15,7 @@ import {
   resolveFakeLimits,
 } from '../fakeLimitOptions.js'
 import type { FakeBucketUsage } from '../fakeRateLimits.js'
+import { holdUntilSaved } from '../holdUntilSaved.js'
 import { dateByVenueClock, listen, readBody } from '../loopbackHttp.js'
 import type { SimExchange } from '../simExchange.js'
 import { builderFeeTenths } from './hlBuilderFees.js'
@@ -37,6 +38,11 @@ import { fireHlTriggers } from './hlTriggerOrders.js'
 import { sendHlRateLimited } from './sendHlRateLimited.js'
 
 export interface HyperliquidFakeOptions {
+  /**
+   * saves every change made so far (`dn up`'s simulator file): an answer
+   * that acknowledged a change waits for it @default answers at once
+   */
+  readonly durable?: (() => Promise<void>) | undefined
   /** the simulated `hl` venue traded through the fake */
   readonly exchange: SimExchange
   /** @default '127.0.0.1' */
@@ -135,6 +141,11 @@ export async function startHyperliquidFake(
   )
   const server = createServer((req, res) => {
     dateByVenueClock(res, now)
+    holdUntilSaved(
+      res,
+      () => options.exchange.version() + state.version,
+      options.durable,
+    )
     serve(req, res).catch((e: unknown) => {
       if (!res.headersSent) send(res, 500, { error: String(e) })
       else res.destroy()

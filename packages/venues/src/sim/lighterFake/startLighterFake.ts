@@ -18,6 +18,7 @@ import {
   resolveFakeLimits,
 } from '../fakeLimitOptions.js'
 import type { FakeBucketUsage } from '../fakeRateLimits.js'
+import { holdUntilSaved } from '../holdUntilSaved.js'
 import { dateByVenueClock, listen, sendJson as send } from '../loopbackHttp.js'
 import type { SimExchange } from '../simExchange.js'
 import { handleSendTx } from './handleSendTx.js'
@@ -44,6 +45,11 @@ import { fireLighterTriggers } from './lighterFakeTriggers.js'
 import { sendLighterRateLimited } from './sendLighterRateLimited.js'
 
 export interface LighterFakeOptions {
+  /**
+   * saves every change made so far (`dn up`'s simulator file): an answer
+   * that acknowledged a change waits for it @default answers at once
+   */
+  readonly durable?: (() => Promise<void>) | undefined
   /** the simulated Lighter venue traded through the fake */
   readonly exchange: SimExchange
   readonly venue: LighterVenue
@@ -176,6 +182,11 @@ export async function startLighterFake(
   }
   const server = createServer((req, res) => {
     dateByVenueClock(res, now)
+    holdUntilSaved(
+      res,
+      () => options.exchange.version() + state.version,
+      options.durable,
+    )
     serve(req, res).catch((e: unknown) => {
       if (!res.headersSent) send(res, 500, { code: 500, message: String(e) })
       else res.destroy()
