@@ -32,15 +32,23 @@ export interface PropertyWorld {
   processes(): number
 }
 
-/** Per venue, how often each client order id was offered to its engine. */
+/**
+ * Per venue, how often each client order id was offered to its engine
+ * from the first offer it took on: 1 once taken, more when offered again.
+ */
 export type VenueOffers = ReadonlyMap<VenueId, ReadonlyMap<string, number>>
 
 /**
- * Counts every order each engine is offered, through any protocol fake,
- * refused ones included: the engines refuse a client order id they hold,
- * where a venue may take it again once the first is no longer open
- * (Aster's `newClientOrderId` is unique among open orders), so a second
- * offer is what the property forbids.
+ * Counts the orders each engine takes, through any protocol fake, and
+ * every offer of a client order id after one it took, refused or not: the
+ * engines refuse a client order id they hold, where a venue may take it
+ * again once the first is no longer open (Aster's `newClientOrderId` is
+ * unique among open orders), so a second offer is what the property
+ * forbids. An offer the engine refused (a minimum, margin) before any
+ * took it is not counted: the venue holds nothing, and sending it again
+ * with the same id once proven never placed is what dn should do (the
+ * long run found a resize leg refused for HL's $10 minimum, its answer
+ * lost, proven never placed and sent again: refused twice, taken never).
  */
 export function countOffers(sim: SimVenues): VenueOffers {
   const offers = new Map<VenueId, Map<string, number>>()
@@ -50,8 +58,12 @@ export function countOffers(sim: SimVenues): VenueOffers {
     const x = sim.exchanges[v]
     const place = x.place.bind(x)
     ;(x as { place: typeof place }).place = (owner, o, fee) => {
-      seen.set(o.clientOrderId, (seen.get(o.clientOrderId) ?? 0) + 1)
-      return place(owner, o, fee)
+      const taken = seen.get(o.clientOrderId)
+      // offered again after the engine took it: counted, refused or not
+      if (taken !== undefined) seen.set(o.clientOrderId, taken + 1)
+      const placed = place(owner, o, fee)
+      if (taken === undefined) seen.set(o.clientOrderId, 1)
+      return placed
     }
   }
   return offers
