@@ -4,6 +4,7 @@ import {
   NEVER_PLACED_AFTER_MS,
   SEND_WINDOW_MS,
   UncertainSubmissionError,
+  VenueUnavailableError,
 } from '@dn/core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { dialects, type TestOwner } from './support/testService.js'
@@ -339,6 +340,44 @@ describe.each(dialects())(
       expect(failed.error).toMatch(/short leg/)
       expect(failed.error).toMatch(/unwound/)
       expect(failed.longSize).toBe('0')
+    })
+
+    test('an unwind held back by an outage is unwound when tried again, never opened anew (issue 32)', async () => {
+      bed.venues.exchanges.lighter.setFaults({ rejectRate: 1 })
+      const aster = bed.venues.adapters.aster
+      const positions = aster.positions
+      const place = aster.place
+      let fail = 1
+      let sent = 0
+      // the unwind's read of the filled leg's venue position fails once
+      aster.positions = (...args) => {
+        if (fail-- > 0)
+          return Promise.reject(new VenueUnavailableError('aster down'))
+        return positions.apply(aster, args)
+      }
+      aster.place = (...args) => {
+        sent++
+        return place.apply(aster, args)
+      }
+      try {
+        const id = await create()
+        await bed.drain()
+        bed.venues.exchanges.lighter.setFaults({ rejectRate: 0 })
+        for (let i = 0; i < 5; i++) await bed.advance(2_000)
+        const t = await get(id)
+        expect(t.status, JSON.stringify(t)).toBe('failed')
+        // why the opening failed, not the outage the unwind met
+        expect(t.error).toMatch(
+          /^open failed: short leg: .+; the filled leg was unwound$/,
+        )
+        expect(t.longSize).toBe('0')
+        // the long leg once, its unwind once: no second opening
+        expect(sent).toBe(2)
+      } finally {
+        aster.positions = positions
+        aster.place = place
+        bed.venues.exchanges.lighter.setFaults({ rejectRate: 0 })
+      }
     })
 
     test('venue outage while opening: retried and reported, then opened', async () => {

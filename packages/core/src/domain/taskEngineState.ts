@@ -85,6 +85,11 @@ export interface TaskEngineState {
   /** each leg's fills booked so far: entry, exit, realized PnL, fees */
   readonly books?: Readonly<Partial<Record<Leg, LegBook>>> | undefined
   /**
+   * while an opening that filled one leg unwinds it: why the opening
+   * failed (`open failed: short leg: …`), for the task's final error
+   */
+  readonly openFailure?: string | undefined
+  /**
    * closes in a row a venue refused: at CLOSE_REFUSALS_MAX the close
    * stops until the owner asks again
    */

@@ -29,7 +29,7 @@ import {
   sendLegs,
 } from './taskLegOrders.js'
 import { failedVenue, withLegLocks } from './taskMarkets.js'
-import { completeOperation } from './taskOperations.js'
+import { completeOperation, unwindFilledLeg } from './taskOperations.js'
 import { monitorTask, openTask, startClose, startResize } from './taskPhases.js'
 import { RETRY_MS, type TaskStep } from './taskStep.js'
 import type { WorkerDeps } from './workerDeps.js'
@@ -175,7 +175,8 @@ async function advance(step: TaskStep): Promise<number | null> {
   if (op) return resume(step, op)
   switch (step.task.status) {
     case 'pending':
-      return openTask(step)
+      // an opening that filled one leg unwinds it, whatever held it back
+      return unwindFilledLeg(step) ?? openTask(step)
     case 'running':
       if (step.task.closeRequestedAt !== null)
         return startClose(step, 'requested')

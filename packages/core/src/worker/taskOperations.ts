@@ -150,6 +150,8 @@ export async function completeOperation(
       }
       await step.save({
         ...base,
+        // kept apart from `error`: a retry note may replace that meanwhile
+        engineState: { ...state, openFailure: `open failed: ${failed}` },
         error: `open failed: ${failed}; unwinding the filled leg`,
       })
       return unwind(step, filled[0] as Leg)
@@ -159,17 +161,14 @@ export async function completeOperation(
       if (left.length > 0) {
         await step.save({
           ...base,
-          error: `${t.error ?? 'open failed'}; unwind incomplete (${failed}), retrying`,
+          error: `${openFailure(step)}; unwind incomplete (${failed}), retrying`,
         })
         return unwind(step, left[0] as Leg)
       }
       await step.save({
         ...base,
         status: 'failed',
-        error: (t.error ?? 'open failed').replace(
-          '; unwinding the filled leg',
-          '; the filled leg was unwound',
-        ),
+        error: `${openFailure(step)}; the filled leg was unwound`,
       })
       return null
     }
@@ -251,6 +250,26 @@ function closeRetryMs(failures: number): number {
     : Math.min(CLOSE_RETRY_MAX_MS, MONITOR_MS * 2 ** (failures - 1))
 }
 
+/** Why the opening failed, as the partial opening saved it. */
+function openFailure(step: TaskStep): string {
+  return step.state.openFailure ?? 'open failed'
+}
+
+/**
+ * A pending task whose opening filled one leg and not the other: the
+ * filled leg is unwound. Called when that unwind could not start at once
+ * (a venue unavailable) and the task is claimed again: opening it anew
+ * would double the filled leg.
+ * @returns null when no leg holds anything (nothing to unwind)
+ */
+export function unwindFilledLeg(step: TaskStep): Promise<number | null> | null {
+  const t = step.task
+  const filled = LEGS.find((l) =>
+    dec((l === 'long' ? t.longSize : t.shortSize) ?? '0').gt(0),
+  )
+  return filled === undefined ? null : unwind(step, filled)
+}
+
 async function unwind(step: TaskStep, leg: Leg): Promise<number | null> {
   const m = await readMarkets(step)
   const seq = step.state.seq + 1
@@ -263,7 +282,7 @@ async function unwind(step: TaskStep, leg: Leg): Promise<number | null> {
     await step.save({
       ...(leg === 'long' ? { longSize: '0' } : { shortSize: '0' }),
       status: 'failed',
-      error: `${(step.task.error ?? 'open failed').replace('; unwinding the filled leg', '')}; ${exit.note ?? 'nothing was left to unwind'}`,
+      error: `${openFailure(step)}; ${exit.note ?? 'nothing was left to unwind'}`,
     })
     return null
   }
