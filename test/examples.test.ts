@@ -179,6 +179,57 @@ describe('examples/ against a live dn up', () => {
     expect(r.out).toMatch(/closed: total -?[\d.]+ USD/)
   })
 
+  test('pairedPosition beside a running task on a market it shares: both hold, the task keeps its legs (issue 32)', async () => {
+    const dn = createDnClient({ baseUrl: up.api, apiKey })
+    // a task on aster BTCUSDT, the example's short leg: on the other side
+    // where the funding lets it open, else on the same side
+    const apys = await fundingApys()
+    const apy = (m: string) => apys.get(m) ?? 0
+    const others = ['lighter:BTC', 'hl:BTC'].sort((a, b) => apy(b) - apy(a))
+    const [venue, market] = (
+      apy('aster:BTCUSDT') <= apy(others[0] as string)
+        ? (others[0] as string)
+        : (others[1] as string)
+    ).split(':') as ['lighter' | 'hl', string]
+    const opposite = apy('aster:BTCUSDT') <= apy(`${venue}:${market}`)
+    const { taskId } = await dn.tasks.create({
+      ...(opposite
+        ? {
+            longVenue: 'aster',
+            longMarket: 'BTCUSDT',
+            shortVenue: venue,
+            shortMarket: market,
+          }
+        : {
+            longVenue: venue,
+            longMarket: market,
+            shortVenue: 'aster',
+            shortMarket: 'BTCUSDT',
+          }),
+      sizeUsd: 500,
+      autoClose: false,
+    })
+    const before = await dn.tasks.waitFor(taskId, { timeoutMs: 60_000 })
+    expect(before.status).toBe('running')
+
+    const r = await runExample('pairedPosition.mjs', { DN_HOLD_SECONDS: '3' })
+    expect(summary<{ status: string }>(r).status).toBe('closed')
+    const after = await dn.tasks.get(taskId)
+    expect(after).toMatchObject({
+      status: 'running',
+      longSize: before.longSize,
+      shortSize: before.shortSize,
+      closeReason: null,
+      error: null,
+    })
+    await dn.tasks.close(taskId)
+    const closed = await dn.tasks.waitFor(taskId, {
+      until: ['closed'],
+      timeoutMs: 60_000,
+    })
+    expect(closed).toMatchObject({ status: 'closed', error: null })
+  })
+
   test('limitOrder: rests under the mark on the tick, open, then cancelled', async () => {
     const r = await runExample('limitOrder.mjs')
     const s = summary<{
