@@ -363,6 +363,13 @@ describe.each(dialects())(
         const id = await create()
         await bed.drain()
         bed.venues.exchanges.lighter.setFaults({ rejectRate: 0 })
+        // the long leg is filled and waits for its unwind: not cancellable
+        const held = await get(id)
+        expect(held.status).toBe('pending')
+        expect(Number(held.longSize)).toBeGreaterThan(0)
+        const cancel = await post(id, 'cancel')
+        expect(cancel.status).toBe(409)
+        expect(cancel.body.code).toBe('task_not_cancellable')
         for (let i = 0; i < 5; i++) await bed.advance(2_000)
         const t = await get(id)
         expect(t.status, JSON.stringify(t)).toBe('failed')

@@ -7,8 +7,9 @@ import { ownedTask } from './ownedTask.js'
 
 /**
  * Cancels a task the worker has not started: `pending`, with no opening
- * operation in flight. The write is guarded on both, so it cannot land
- * between a worker saving its opening orders and sending them.
+ * operation in flight and no leg filled. The write is guarded on all
+ * three, so it cannot land between a worker saving its opening orders
+ * and sending them, nor while an opening's filled leg waits to be unwound.
  */
 export async function cancelTask(
   tx: Repos,
@@ -22,7 +23,7 @@ export async function cancelTask(
       ? await tx.tasks.update(
           taskId,
           { status: 'cancelled', updatedAt: msToIso(deps.clock.now()) },
-          { status: ['pending'], idle: true },
+          { status: ['pending'], idle: true, unbooked: true },
         )
       : undefined
   if (!updated) {

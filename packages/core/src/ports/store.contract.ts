@@ -720,6 +720,52 @@ function taskTests(store: GetStore) {
     }
   })
 
+  test('tasks: update unbooked guard (no leg holds a booked size), with idle', async () => {
+    const tasks = store().tasks
+    const updatedAt = iso(baseMs())
+    const cancel = { status: 'cancelled' as const, updatedAt }
+    const guard = {
+      status: ['pending' as const],
+      idle: true,
+      unbooked: true,
+    }
+    for (const [longSize, shortSize] of [
+      ['0.02', null],
+      [null, '1.5'],
+      ['0.02', '0'],
+    ] as const) {
+      const filled = task({
+        status: 'pending',
+        longSize,
+        shortSize,
+        engineState: EMPTY_ENGINE_STATE,
+      })
+      await tasks.insert(filled)
+      expect(
+        await tasks.update(filled.id, cancel, guard),
+        `${longSize}/${shortSize}`,
+      ).toBeUndefined()
+      expect(await tasks.get(filled.id)).toEqual(filled)
+    }
+    for (const [longSize, shortSize] of [
+      [null, null],
+      ['0', '0'],
+      ['0', null],
+    ] as const) {
+      const empty = task({
+        status: 'pending',
+        longSize,
+        shortSize,
+        engineState: EMPTY_ENGINE_STATE,
+      })
+      await tasks.insert(empty)
+      expect(
+        (await tasks.update(empty.id, cancel, guard))?.status,
+        `${longSize}/${shortSize}`,
+      ).toBe('cancelled')
+    }
+  })
+
   test('tasks: update fence guard', async () => {
     const t = task({ fence: 3 })
     await store().tasks.insert(t)

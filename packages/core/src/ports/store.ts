@@ -64,6 +64,12 @@ export interface TaskUpdateGuard extends UpdateGuard<TaskStatus> {
    * orders a worker has begun to send
    */
   readonly idle?: boolean | undefined
+  /**
+   * true: the row changes only while neither leg holds a booked size (an
+   * opening that filled one leg is unwinding it, so a cancel would leave
+   * that leg at its venue)
+   */
+  readonly unbooked?: boolean | undefined
 }
 
 /** What a worker asks for when it claims due work. */

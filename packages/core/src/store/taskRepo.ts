@@ -65,6 +65,9 @@ const ACTIVE_TASK_STATUSES: readonly TaskStatus[] = [
   'closing',
 ]
 
+/** Neither leg holds a booked size (`TaskUpdateGuard.unbooked`). */
+const UNBOOKED = sql<boolean>`(long_size is null or long_size = ${'0'}) and (short_size is null or short_size = ${'0'})`
+
 /** Rows the monitor sweep writes: running and held by no worker. */
 const WATCHED_ROWS: FencedRowsUpdate = {
   table: 'tasks',
@@ -84,15 +87,20 @@ export function taskRepo(scope: RepoScope): TaskRepo {
   })
   return {
     ...t.shared,
-    update: (id, patch, guard) =>
-      t.shared.update(
+    update: (id, patch, guard) => {
+      const also = [
+        ...(guard?.idle
+          ? [scope.dialect.jsonFieldAbsent('engine_state', 'op')]
+          : []),
+        ...(guard?.unbooked ? [UNBOOKED] : []),
+      ]
+      return t.shared.update(
         id,
         patch,
         guard,
-        guard?.idle
-          ? scope.dialect.jsonFieldAbsent('engine_state', 'op')
-          : undefined,
-      ),
+        also.length === 0 ? undefined : sql.join(also, sql` and `),
+      )
+    },
     list: t.list,
     countActiveByOwner: (owner) =>
       t.countByOwnerIn(owner, ACTIVE_TASK_STATUSES),
