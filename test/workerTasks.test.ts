@@ -369,7 +369,10 @@ describe.each(dialects())(
         expect(Number(held.longSize)).toBeGreaterThan(0)
         const cancel = await post(id, 'cancel')
         expect(cancel.status).toBe(409)
-        expect(cancel.body.code).toBe('task_not_cancellable')
+        expect(cancel.body).toMatchObject({
+          code: 'task_not_cancellable',
+          error: expect.stringMatching(/^task is unwinding: /),
+        })
         for (let i = 0; i < 5; i++) await bed.advance(2_000)
         const t = await get(id)
         expect(t.status, JSON.stringify(t)).toBe('failed')

@@ -1,6 +1,7 @@
 import type { ApiKeyRecord } from '../domain/apiKey.js'
 import { ConflictError } from '../errors/domain.js'
 import type { Repos } from '../ports/store.js'
+import { dec } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
 import type { CommandDeps } from './commandDeps.js'
 import { ownedTask } from './ownedTask.js'
@@ -28,11 +29,16 @@ export async function cancelTask(
       : undefined
   if (!updated) {
     const now = (await tx.tasks.get(taskId)) ?? task
+    const booked = [now.longSize, now.shortSize].some(
+      (size) => size !== null && !dec(size).isZero(),
+    )
     throw new ConflictError(
       'task_not_cancellable',
-      now.status === 'pending'
-        ? 'task is opening: its orders are being sent to the venues, so it can no longer be cancelled; close it once it is running'
-        : `task is ${now.status}; only pending tasks can be cancelled (close a running task instead)`,
+      now.status !== 'pending'
+        ? `task is ${now.status}; only pending tasks can be cancelled (close a running task instead)`
+        : booked
+          ? 'task is unwinding: its opening filled one leg only, which is being closed; it ends failed once that leg is flat'
+          : 'task is opening: its orders are being sent to the venues, so it can no longer be cancelled; close it once it is running',
     )
   }
   return { taskId, status: 'cancelled' }
