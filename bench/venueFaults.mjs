@@ -67,6 +67,13 @@ for (const r of reports) {
         .map(([k, n]) => `${k} ${n}`)
         .join(', ')}`,
     ],
+    ...Object.entries(r.requests ?? {}).map(([venue, busiest]) => [
+      `${venue} requests (busiest)`,
+      Object.entries(busiest)
+        .slice(0, 4)
+        .map(([endpoint, n]) => `${endpoint} ${n}`)
+        .join(', '),
+    ]),
     [
       'tasks',
       Object.entries(r.tasks)

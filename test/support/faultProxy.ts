@@ -60,6 +60,11 @@ export interface FaultProxy {
   setRate(rate: number): void
   /** every fault injected so far */
   events(): readonly FaultEvent[]
+  /**
+   * requests seen, by endpoint (a path; Hyperliquid's `/info` and
+   * `/exchange` by their `type`): where a venue's budget went
+   */
+  requests(): ReadonlyMap<string, number>
   close(): Promise<void>
 }
 
@@ -116,6 +121,20 @@ export async function startFaultProxy(o: {
     }, ms)
     timers.add(t)
   }
+  const requests = new Map<string, number>()
+  const endpointOf = (req: IncomingMessage, body: Buffer): string => {
+    const path = (req.url ?? '').split('?')[0] ?? ''
+    if (path !== '/info' && path !== '/exchange') return `${req.method} ${path}`
+    try {
+      const json = JSON.parse(body.toString()) as {
+        type?: unknown
+        action?: { type?: unknown }
+      }
+      return `${path} ${String(path === '/info' ? json.type : json.action?.type)}`
+    } catch {
+      return path
+    }
+  }
   const note = (kind: FaultKind, req: IncomingMessage) =>
     log.push({
       at: Date.now(),
@@ -169,6 +188,8 @@ export async function startFaultProxy(o: {
     req.on('data', (c: Buffer) => chunks.push(c))
     req.on('end', () => {
       const body = Buffer.concat(chunks)
+      const endpoint = endpointOf(req, body)
+      requests.set(endpoint, (requests.get(endpoint) ?? 0) + 1)
       // three draws a request whatever happens, so the stream stays aligned
       const [hit, which, param] = [random(), random(), random()]
       const kind = hit < rate ? pick(which) : null
@@ -290,6 +311,7 @@ export async function startFaultProxy(o: {
       rate = r
     },
     events: () => log,
+    requests: () => requests,
     async close() {
       if (closed) return
       closed = true

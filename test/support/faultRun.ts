@@ -107,6 +107,8 @@ export interface FaultRunReport {
   readonly violations: string[]
   readonly checks: PropertyTally['checks']
   readonly faults: Partial<Record<FaultKind, number>>
+  /** per venue, its ten busiest endpoints and how many requests each */
+  readonly requests: Record<string, Record<string, number>>
   readonly kills: number
   readonly lifecycles: number
   readonly tasks: Record<string, number>
@@ -470,6 +472,12 @@ export async function runFaults(o: FaultRunOptions): Promise<FaultRunReport> {
       for (const e of p?.events() ?? [])
         faults[e.kind] = (faults[e.kind] ?? 0) + 1
     }
+    const requests: Record<string, Record<string, number>> = {}
+    for (const [v, p] of Object.entries(proxies)) {
+      requests[v] = Object.fromEntries(
+        [...(p?.requests() ?? [])].sort((a, b) => b[1] - a[1]).slice(0, 10),
+      )
+    }
     const undelivered = orders.filter(
       (x) =>
         x.status === 'expired' &&
@@ -481,6 +489,7 @@ export async function runFaults(o: FaultRunOptions): Promise<FaultRunReport> {
       violations,
       checks,
       faults,
+      requests,
       kills,
       lifecycles,
       tasks: count(tasks.map((t) => t.status)),
@@ -560,6 +569,7 @@ export function describeRun(r: FaultRunReport): string {
   return [
     `venue faults (${r.dialect}, seed ${r.seed}): ${r.seconds} s, ${r.lifecycles} task lifecycles, ${r.kills} kills, settled ${Math.round(r.settleMs / 1000)} s after faults off`,
     `  faults ${JSON.stringify(r.faults)}`,
+    `  requests ${JSON.stringify(r.requests)}`,
     `  tasks ${JSON.stringify(r.tasks)}, orders ${JSON.stringify(r.orders)}, expired undelivered ${r.expiredUndelivered}`,
     `  expired ${JSON.stringify(r.expiredWhy)}`,
     `  violations ${r.violations.length}${r.violations.length ? `:\n    ${r.violations.join('\n    ')}` : ''}`,
