@@ -372,7 +372,17 @@ async function reconcile(step: Step): Promise<number | null> {
     attempt = venueOrderTransition(attempt, { type: 'expired' })
   }
   const found = await reconcileVenueOrder(io, order.clientOrderId)
-  if (found.type === 'unreachable') return now + POLL_MS
+  if (found.type === 'unreachable') {
+    // no note on the order (it says what the venue last showed); the log
+    // says why its lookup got no answer
+    deps.logger.debug?.('order lookup not answered; looked up again', {
+      workerId: deps.workerId,
+      orderId: order.id,
+      venue: order.venue,
+      error: messageOf(found.error),
+    })
+    return now + POLL_MS
+  }
   if (found.type === 'notSeen') {
     return notFound(step, attempt, { ...found, now })
   }
