@@ -8,7 +8,7 @@ import type { TaskRecord } from '../domain/task.js'
 import type { Leg, LegOrder } from '../domain/taskEngineState.js'
 import type { AccountMarket } from '../ports/store.js'
 import { type Decimal, dec, decString } from '../util/decimal.js'
-import { marketOf, venueOf } from './taskLegOrders.js'
+import { marketOf, signedLegSize, venueOf } from './taskLegOrders.js'
 import type { WorkerDeps } from './workerDeps.js'
 
 const LEGS: readonly Leg[] = ['long', 'short']
@@ -68,8 +68,7 @@ export function ledgerHolders(
     for (const leg of LEGS) {
       if (venueOf(task, leg) !== m.venue || marketOf(task, leg) !== m.market)
         continue
-      const size = (leg === 'long' ? task.longSize : task.shortSize) ?? '0'
-      const flow = new Flow(dec(size).mul(leg === 'long' ? 1 : -1))
+      const flow = new Flow(signedLegSize(task, leg))
       const order = task.engineState?.op?.legs[leg]
       if (order) flow.legOrder(order)
       holders.push({
@@ -139,14 +138,13 @@ export function legHolding(
   const id = legHolderId(task.id, leg)
   const listed = holders.some((h) => h.id === id)
   const sign = leg === 'long' ? 1 : -1
-  const own = (leg === 'long' ? task.longSize : task.shortSize) ?? '0'
   const all = listed
     ? holders
     : [
         ...holders,
         {
           id,
-          position: decString(dec(own).mul(sign)),
+          position: decString(signedLegSize(task, leg)),
           mayBuy: '0',
           maySell: '0',
         },

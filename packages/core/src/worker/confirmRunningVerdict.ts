@@ -19,6 +19,7 @@ import {
   type RunningVerdict,
 } from './evaluateRunningTask.js'
 import { externalChangeNote } from './externalChange.js'
+import { legSize as recorded, signedLegSize } from './taskLegOrders.js'
 
 const LEGS: readonly Leg[] = ['long', 'short']
 
@@ -58,10 +59,7 @@ export async function confirmRunningVerdict(
   checks: LegChecks,
 ): Promise<RunningVerdict> {
   const expected = (l: Leg) =>
-    checks.expectedNet?.(l) ??
-    dec(recorded(task, l))
-      .mul(l === 'long' ? 1 : -1)
-      .toFixed()
+    checks.expectedNet?.(l) ?? signedLegSize(task, l).toFixed()
   const read = { ...legs }
   const holdings: Partial<Record<Leg, LegHolding>> = {}
   for (const l of LEGS) {
@@ -95,10 +93,6 @@ export async function confirmRunningVerdict(
     ),
     holdings,
   )
-}
-
-function recorded(task: TaskRecord, l: Leg): string {
-  return (l === 'long' ? task.longSize : task.shortSize) ?? '0'
 }
 
 /**

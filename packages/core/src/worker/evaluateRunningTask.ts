@@ -11,6 +11,7 @@ import type { VenuePosition } from '../ports/venueAdapter.js'
 import { type Decimal, dec } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
 import { clearRetryNote } from './retryNote.js'
+import { legSize } from './taskLegOrders.js'
 import { fundingApyPct, shownApy } from './taskMarkets.js'
 
 const LEGS: readonly Leg[] = ['long', 'short']
@@ -115,7 +116,7 @@ export function evaluateRunningTask(
     liquidatedLeg,
   })
   for (const l of LEGS) {
-    if (recordedSize(task, l).gt(0) && heldSize(legs[l]).isZero()) {
+    if (dec(legSize(task, l)).gt(0) && heldSize(legs[l]).isZero()) {
       return verdict('leg_liquidated', l)
     }
   }
@@ -193,10 +194,6 @@ export function changedShows(
   return Object.keys(patch).length === 0 ? null : patch
 }
 
-function recordedSize(task: TaskRecord, l: Leg): Decimal {
-  return dec((l === 'long' ? task.longSize : task.shortSize) ?? '0')
-}
-
 /** What the leg holds at its venue: its ledger part, else the net's size. */
 function heldSize(reading: LegReading): Decimal {
   if (reading.held !== undefined) return dec(reading.held)
@@ -229,7 +226,7 @@ function ruleReadings(
   // counts as what it still holds
   const size = (l: Leg) => {
     const held = legs[l].held
-    const recorded = recordedSize(t, l)
+    const recorded = dec(legSize(t, l))
     return held !== undefined && dec(held).lt(recorded) ? dec(held) : recorded
   }
   const a = size('long')

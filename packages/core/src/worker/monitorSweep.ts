@@ -28,7 +28,7 @@ import { fnv1a, ownerShard } from './ownerShard.js'
 import { workerCredential } from './resolveCredential.js'
 import { retryNote } from './retryNote.js'
 import { positionsReadAt } from './shareAccountReads.js'
-import { marketOf, venueOf } from './taskLegOrders.js'
+import { marketOf, signedLegSize, venueOf } from './taskLegOrders.js'
 import {
   NEAR_THRESHOLD_MAX_AGE_MS,
   POSITIONS_MAX_AGE_MS,
@@ -224,13 +224,10 @@ function legNets(tasks: readonly TaskRecord[]): Map<string, string> {
   const nets = new Map<string, string>()
   for (const task of tasks) {
     for (const l of LEGS) {
-      const size = dec((l === 'long' ? task.longSize : task.shortSize) ?? '0')
       const key = legKey(task, l)
       nets.set(
         key,
-        decString(
-          dec(nets.get(key) ?? '0').add(size.mul(l === 'long' ? 1 : -1)),
-        ),
+        decString(dec(nets.get(key) ?? '0').add(signedLegSize(task, l))),
       )
     }
   }

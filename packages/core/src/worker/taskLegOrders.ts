@@ -19,7 +19,7 @@ import {
 } from '../errors/venue.js'
 import type { MarketQuote, MarketRules } from '../ports/marketData.js'
 import type { VenueOrder } from '../ports/venueAdapter.js'
-import { dec, decString } from '../util/decimal.js'
+import { type Decimal, dec, decString } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
 import { workerCredential } from './resolveCredential.js'
 import {
@@ -50,6 +50,16 @@ export function venueOf(task: TaskRecord, leg: Leg) {
 
 export function marketOf(task: TaskRecord, leg: Leg): string {
   return leg === 'long' ? task.longMarket : task.shortMarket
+}
+
+/** The base size a task has booked on a leg ('0' before it opened). */
+export function legSize(task: TaskRecord, leg: Leg): string {
+  return (leg === 'long' ? task.longSize : task.shortSize) ?? '0'
+}
+
+/** A leg's booked size as the venue nets it: long positive, short negative. */
+export function signedLegSize(task: TaskRecord, leg: Leg): Decimal {
+  return dec(legSize(task, leg)).mul(leg === 'long' ? 1 : -1)
 }
 
 /** A new leg order: IOC at a protection price on the venue's grid. */

@@ -12,7 +12,7 @@ import { msToIso } from '../util/time.js'
 import { keptAtClose } from './externalChange.js'
 import { legExit } from './legExit.js'
 import { settleAtClose } from './settleAtClose.js'
-import { newLegOrder } from './taskLegOrders.js'
+import { legSize, newLegOrder } from './taskLegOrders.js'
 import { readMarkets } from './taskMarkets.js'
 import { MONITOR_MS, type TaskStep } from './taskStep.js'
 
@@ -264,17 +264,14 @@ function openFailure(step: TaskStep): string {
  */
 export function unwindFilledLeg(step: TaskStep): Promise<number | null> | null {
   const t = step.task
-  const filled = LEGS.find((l) =>
-    dec((l === 'long' ? t.longSize : t.shortSize) ?? '0').gt(0),
-  )
+  const filled = LEGS.find((l) => dec(legSize(t, l)).gt(0))
   return filled === undefined ? null : unwind(step, filled)
 }
 
 async function unwind(step: TaskStep, leg: Leg): Promise<number | null> {
   const m = await readMarkets(step)
   const seq = step.state.seq + 1
-  const size =
-    (leg === 'long' ? step.task.longSize : step.task.shortSize) ?? '0'
+  const size = legSize(step.task, leg)
   // the filled leg's own part of the venue's net, reduce-only where that
   // reduces the net
   const exit = await legExit(step, leg, size, m[leg].rules)
