@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import type { PerpOrderRecord } from '../domain/perpOrder.js'
 import { NEVER_PLACED_AFTER_MS, SEND_WINDOW_MS } from '../domain/sendWindow.js'
+import { RequestBudgetError, VenueUnavailableError } from '../errors/venue.js'
 import type { Repos } from '../ports/store.js'
 import { orderLock } from './accountMarketLock.js'
 import {
@@ -521,6 +522,30 @@ describe('processPerpOrder: reconcile', () => {
     expect(await next(80_000)).toBe(5_000)
     // not past its expiry, when it is cancelled
     expect(await next(118_000)).toBe(2_000)
+  })
+
+  test("behavior: a lookup the venue's budget refused is asked again once the budget has room (at most 15 s), any other unanswered one in a second", async () => {
+    const { step, clock, deps } = await bed({}, 'rest')
+    await step()
+    const adapter = deps.adapters.hl as { orderWithVenueTime?: unknown }
+    let error: Error = new RequestBudgetError('hl: not sent, spent', {
+      retryAfterMs: 7_000,
+    })
+    adapter.orderWithVenueTime = async () => {
+      throw error
+    }
+    const next = async () => {
+      clock.ms += 1_000
+      const row = await step()
+      return Date.parse(row.nextCheckAt ?? '') - clock.ms
+    }
+    expect(await next()).toBe(7_000)
+    error = new RequestBudgetError('hl: not sent, spent', {
+      retryAfterMs: 90_000,
+    })
+    expect(await next()).toBe(15_000)
+    error = new VenueUnavailableError('hl: down')
+    expect(await next()).toBe(1_000)
   })
 
   test('behavior: past its expiry a resting order is cancelled there and ends expired', async () => {

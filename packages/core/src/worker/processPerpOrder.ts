@@ -14,7 +14,7 @@ import {
 } from '../domain/venueOrderMachine.js'
 import { venueOrderTransition } from '../domain/venueOrderTransition.js'
 import { AppError } from '../errors/appError.js'
-import { VenueUnavailableError } from '../errors/venue.js'
+import { RequestBudgetError, VenueUnavailableError } from '../errors/venue.js'
 import {
   CredentialUnavailableError,
   CredentialUnreadableError,
@@ -381,7 +381,7 @@ async function reconcile(step: Step): Promise<number | null> {
       venue: order.venue,
       error: messageOf(found.error),
     })
-    return now + POLL_MS
+    return now + unansweredWaitMs(found.error)
   }
   if (found.type === 'notSeen') {
     return notFound(step, attempt, { ...found, now })
@@ -397,6 +397,24 @@ async function reconcile(step: Step): Promise<number | null> {
   }
   // the cancel is asked again in a second
   return now + POLL_MS
+}
+
+/** The longest a lookup our own budget refused waits to be asked again. */
+const BUDGET_WAIT_MAX_MS = 15_000
+
+/**
+ * When a lookup that got no answer is asked again: in a second, or, when
+ * the venue's budget refused it, once the budget says there is room. An
+ * order asked again every second while the budget is spent takes the
+ * room of the reads that would answer it (a Hyperliquid lookup is
+ * `orderStatus` then `userFillsByTime`: the first spent, the second
+ * refused, again and again).
+ */
+function unansweredWaitMs(error: unknown): number {
+  if (error instanceof RequestBudgetError && error.retryAfterMs !== undefined) {
+    return Math.min(BUDGET_WAIT_MAX_MS, Math.max(POLL_MS, error.retryAfterMs))
+  }
+  return POLL_MS
 }
 
 /** The venue has no such order (now): `event` says so. */

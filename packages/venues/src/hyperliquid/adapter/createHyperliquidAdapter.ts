@@ -52,7 +52,7 @@ import { armHlCancelAll, HL_CANCEL_ALL_SWITCH } from './armHlCancelAll.js'
 import { parseHlBalance } from './hlBalance.js'
 import { createHlCumFunding, HL_SETTLED_AFTER_MS } from './hlCumFunding.js'
 import { hlExchangeResponse } from './hlExchangeResponse.js'
-import { hlOrderFills, memoizedHlOrderFills } from './hlOrderFills.js'
+import { createHlUserFills, hlOrderFills } from './hlOrderFills.js'
 import {
   createHlBudget,
   createHlTransport,
@@ -316,7 +316,7 @@ export function createHyperliquidAdapter(
     return p === undefined ? undefined : p === null ? [] : [p]
   }
 
-  const lookedUpFills = memoizedHlOrderFills()
+  const lookedUpFills = createHlUserFills(clock)
   /** The order by client order id, with its fills' average price. */
   async function lookUpOrder(
     cred: VenueCredential,

@@ -30,9 +30,7 @@ export async function hlOrderFills(
   filledBase: string,
   priority: RequestPriority,
 ): Promise<HlOrderFills | null> {
-  let size: Decimal = dec(0)
-  let notional: Decimal = dec(0)
-  let fee: Decimal | null = dec(0)
+  const mine: Fill[] = []
   let startTime = order.startTime
   for (let page = 0; page < MAX_PAGES; page++) {
     const raw = await post(
@@ -49,12 +47,29 @@ export async function hlOrderFills(
       if (typeof r.time === 'number') last = Math.max(last, r.time)
       if (r.oid !== order.oid || typeof r.px !== 'string') continue
       if (typeof r.sz !== 'string') continue
-      size = size.add(r.sz)
-      notional = notional.add(dec(r.sz).mul(r.px))
-      fee = addFee(fee, r)
+      mine.push({ oid: r.oid, px: r.px, sz: r.sz, row: r })
     }
     if (raw.length < PAGE) break
     startTime = last + 1
+  }
+  return sumFills(mine, filledBase)
+}
+
+/**
+ * What an order's fills add up to; null unless they make its whole
+ * filled size (the history lags the order by a moment).
+ */
+function sumFills(
+  fills: readonly Fill[],
+  filledBase: string,
+): HlOrderFills | null {
+  let size: Decimal = dec(0)
+  let notional: Decimal = dec(0)
+  let fee: Decimal | null = dec(0)
+  for (const f of fills) {
+    size = size.add(f.sz)
+    notional = notional.add(dec(f.sz).mul(f.px))
+    fee = addFee(fee, f.row)
   }
   if (size.isZero() || !size.eq(dec(filledBase))) return null
   return {
@@ -71,31 +86,140 @@ function addFee(sum: Decimal | null, f: Record<string, unknown>) {
   return sum.add(f.fee).sub(builder)
 }
 
-/** Orders whose fills a memo keeps; the oldest go first. */
-const MEMO_ORDERS = 2_048
+/** Users whose fills a book keeps; the least recently used go first. */
+const BOOK_USERS = 512
+/** A book holding more fills than this starts again. */
+const BOOK_FILLS = 5_000
+/**
+ * How far before its last read a book reads again: a fill shows in the
+ * history a moment after its time, so a read's last moments are not
+ * taken as complete.
+ */
+const HISTORY_LAG_MS = 5_000
+/** A book not read for this long is read afresh from the order's time. */
+const BOOK_STALE_MS = 120_000
+
+interface Fill {
+  readonly oid: unknown
+  readonly px: string
+  readonly sz: string
+  readonly row: Record<string, unknown>
+}
+
+/** One user's fills over [since, readAt], each once (by trade id). */
+interface FillsBook {
+  since: number
+  readAt: number
+  /** an order's fills did not add up after a read on: read afresh next */
+  short?: boolean
+  readonly fills: Map<string, Fill>
+}
 
 /**
- * {@link hlOrderFills} that reads each order's fills once per filled size:
- * fills never change once made, so while `orderStatus` shows the same
- * filled size, the same fills add up to it. A lookup repeated every second
- * (a resting, partly filled order; an order reconciled after a lost answer)
- * then costs `orderStatus` alone (weight 2), not another `userFillsByTime`
- * (20 and more per 20 fills returned) each time.
+ * One order's fills from a book of its user's fills shared by every
+ * lookup of that user: the history is read once for all the user's
+ * orders (from its last read on, each fill kept once by its trade id),
+ * not once per order. An order whose fills add up to its filled size in
+ * the book costs no read: fills never change once made. Lookups of one
+ * user share a read in flight. Dozens of orders reconciled after lost
+ * answers each asked `userFillsByTime` (20 and more) before; under a
+ * spent budget the refusals made each order ask again.
  */
-export function memoizedHlOrderFills(): typeof hlOrderFills {
-  const known = new Map<string, HlOrderFills>()
-  return async (post, user, order, filledBase, priority) => {
-    const key = `${user.toLowerCase()}|${order.oid}|${filledBase}`
-    const hit = known.get(key)
-    if (hit) return hit
-    const fills = await hlOrderFills(post, user, order, filledBase, priority)
-    // null: the history lags the order; asked again next time
-    if (fills) {
-      known.set(key, fills)
-      if (known.size > MEMO_ORDERS) {
-        known.delete(known.keys().next().value as string)
-      }
-    }
-    return fills
+export function createHlUserFills(clock: { now(): number }) {
+  const books = new Map<string, FillsBook>()
+  const reading = new Map<string, Promise<void>>()
+
+  function fromBook(book: FillsBook | undefined, oid: number, want: string) {
+    if (!book) return null
+    const mine = [...book.fills.values()].filter((f) => f.oid === oid)
+    return sumFills(mine, want)
   }
+
+  async function read(
+    post: HlPost,
+    user: string,
+    startTime: number,
+    priority: RequestPriority,
+  ) {
+    const now = clock.now()
+    const held = books.get(user)
+    // reading on from the book keeps its span whole; an older order, or
+    // a book left unread, is read afresh from the order's time
+    const fresh =
+      !held ||
+      startTime < held.since ||
+      held.readAt < now - BOOK_STALE_MS ||
+      held.fills.size > BOOK_FILLS ||
+      held.short === true
+    const book: FillsBook = fresh
+      ? { since: startTime, readAt: startTime, fills: new Map() }
+      : held
+    let from = fresh
+      ? startTime
+      : Math.max(book.since, book.readAt - HISTORY_LAG_MS)
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const raw = await post(
+        '/info',
+        { type: 'userFillsByTime', user, startTime: from },
+        'read',
+        priority,
+      )
+      if (!Array.isArray(raw)) return
+      let last = from
+      for (const f of raw) {
+        if (typeof f !== 'object' || f === null) continue
+        const r = f as Record<string, unknown>
+        if (typeof r.time === 'number') last = Math.max(last, r.time)
+        if (typeof r.px !== 'string' || typeof r.sz !== 'string') continue
+        book.fills.set(fillKey(r), { oid: r.oid, px: r.px, sz: r.sz, row: r })
+      }
+      if (raw.length < PAGE) break
+      from = last + 1
+    }
+    book.readAt = now
+    books.delete(user)
+    books.set(user, book)
+    if (books.size > BOOK_USERS) {
+      books.delete(books.keys().next().value as string)
+    }
+  }
+
+  return async function userOrderFills(
+    post: HlPost,
+    user: string,
+    order: { readonly oid: number; readonly startTime: number },
+    filledBase: string,
+    priority: RequestPriority,
+  ): Promise<HlOrderFills | null> {
+    const key = user.toLowerCase()
+    const known = fromBook(books.get(key), order.oid, filledBase)
+    if (known) return known
+    const inFlight = reading.get(key)
+    if (inFlight) {
+      await inFlight.catch(() => undefined)
+      const shared = fromBook(books.get(key), order.oid, filledBase)
+      if (shared) return shared
+    }
+    const mine = read(post, key, order.startTime, priority)
+    reading.set(key, mine)
+    try {
+      await mine
+    } finally {
+      if (reading.get(key) === mine) reading.delete(key)
+    }
+    const book = books.get(key)
+    const got = fromBook(book, order.oid, filledBase)
+    // a fill that showed later than the history's usual lag is found by
+    // reading the order's whole span: the next lookup does
+    if (!got && book) book.short = true
+    return got
+  }
+}
+
+/** A fill's identity: its trade id, as the venue numbers trades. */
+function fillKey(r: Record<string, unknown>): string {
+  if (typeof r.tid === 'number' || typeof r.tid === 'string') {
+    return `tid:${r.tid}`
+  }
+  return `${String(r.hash)}|${String(r.oid)}|${String(r.time)}|${String(r.sz)}|${String(r.px)}`
 }
