@@ -281,6 +281,35 @@ describe('Aster adapter against the signature-checking fake', () => {
     await adapter.cancel(cred, 'ETHUSDT', cloid())
   })
 
+  test('behavior: positions held one way show the mode, so the next order asks no positionSide/dual', async () => {
+    const { cred: owner } = await bindAsterWallet(fake.url, exchange)
+    const paths: string[] = []
+    const fresh = createAsterAdapter({
+      baseUrl: fake.url,
+      fetchFn: (input, init) => {
+        paths.push(new URL(String(input)).pathname)
+        return fetch(input, init)
+      },
+    })
+    const o = await order()
+    await fresh.place(owner, o)
+    expect(paths.filter((p) => p.endsWith('/positionSide/dual'))).toHaveLength(
+      1,
+    )
+    const other = createAsterAdapter({
+      baseUrl: fake.url,
+      fetchFn: (input, init) => {
+        paths.push(new URL(String(input)).pathname)
+        return fetch(input, init)
+      },
+    })
+    expect(await other.positions(owner)).toHaveLength(1)
+    await other.place(owner, await order())
+    expect(paths.filter((p) => p.endsWith('/positionSide/dual'))).toHaveLength(
+      1,
+    )
+  })
+
   test('error: a Hedge Mode account is refused with a clear reason', async () => {
     const { cred: hedged } = await bindAsterWallet(fake.url, exchange)
     // switch the account to Hedge Mode over the protocol, as a user would

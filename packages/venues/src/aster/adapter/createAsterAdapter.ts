@@ -471,6 +471,11 @@ export function createAsterAdapter(options: AsterAdapterOptions): AsterAdapter {
       oneWay.delete(cred.owner.toLowerCase())
       throw hedgeMode()
     }
+    // rows held one way show the mode: the next order needs no check of
+    // its own (weight 30 an owner, asked again by every process started)
+    if (raw.length > 0) {
+      oneWay.set(cred.owner.toLowerCase(), clock.now() + modeTtl)
+    }
     return raw.map(parseAsterPosition).filter((p) => p !== null)
   }
 
