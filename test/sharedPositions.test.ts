@@ -120,6 +120,52 @@ describe.each(dialects())(
       )
     })
 
+    test("a close whose leg part is below the venue's smallest order and would grow the net's other side leaves it there, noted, and sends nothing the venue refuses", async () => {
+      const a = await bed.createTask(o, {
+        longVenue: 'hl',
+        longMarket: 'BTC',
+        sizeUsd: 25,
+      })
+      await bed.drain()
+      const ta = await get(a)
+      expect(ta.status, JSON.stringify(ta)).toBe('running')
+      // a direct short larger than the leg: the venue's net is short
+      const res = await call(bed.svc, 'POST', ORDERS, {
+        key: o.apiKey,
+        body: {
+          venue: 'hl',
+          market: 'BTC',
+          side: 'short',
+          orderType: 'market',
+          sizeBase: Number(ta.longSize) * 2,
+        },
+      })
+      expect(res.status, res.text).toBe(202)
+      await bed.drain()
+      const shortNet = net('hl', 'BTC')
+      expect(Number(shortNet)).toBeCloseTo(-Number(ta.longSize), 9)
+      // the leg is worth less than hl's USD 10 minimum now
+      bed.venues.exchanges.hl.setMark('BTC', '30000')
+      const sent = bed.venues.exchanges.hl.fills(o.owner, 0).length
+      // the worker's quotes follow (its monitor may close the task on
+      // the loss first: the same close)
+      await bed.advance(CYCLE_MS)
+      await bed.taskAction(o, a, 'close')
+      await bed.drain()
+      const closed = await get(a)
+      expect(closed, JSON.stringify(closed)).toMatchObject({
+        status: 'closed',
+        longSize: '0',
+        shortSize: '0',
+      })
+      expect(closed.error).toBe(
+        `left at the venue: the long leg's ${ta.longSize} BTC (USD ${(Number(ta.longSize) * 30_000).toFixed(2)}) is below the smallest order hl takes and would not reduce the account's net; it stays in the BTC position there (dn positions), to close with the next order on that market`,
+      )
+      // nothing went to hl: its net and fills are as they were
+      expect(net('hl', 'BTC')).toBe(shortNet)
+      expect(bed.venues.exchanges.hl.fills(o.owner, 0)).toHaveLength(sent)
+    })
+
     /** sells `size` of aster BTCUSDT for the owner straight at the venue */
     async function sellOnVenue(size: string) {
       const mark = (await bed.venues.marketData.quote('aster', 'BTCUSDT')).mark

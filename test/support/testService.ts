@@ -236,7 +236,8 @@ export async function createOwnerWithKey(
   const owner = wallet.address.toLowerCase()
   const venues = opts.venues ?? ['hl', 'aster', 'lighter', 'lighter-mainnet']
   await bindVenues(svc.store, owner, opts.bound ?? venues)
-  const expiresAt = Math.floor(Date.now() / 1000) + 120
+  // by the service's clock: a test's clock may have moved far from ours
+  const expiresAt = Math.floor(svc.deps.clock.now() / 1000) + 120
   const nonce = newNonce()
   const maxSizeUsd = opts.maxSizeUsd ?? 100_000
   const signature = await signWalletMessage(wallet, 'create_api_key', {

@@ -227,7 +227,14 @@ export async function tallyVenueProperty(
     if (t.status === 'running') {
       long.size += num(t.longSize)
       short.size -= num(t.shortSize)
-    } else if (!TERMINAL_TASK_STATUSES.includes(t.status)) {
+    } else if (TERMINAL_TASK_STATUSES.includes(t.status)) {
+      // what a close left at the venue, below its smallest order, noted
+      // on the task: part of the net no holder accounts for
+      const left = t.engineState?.leftAtVenue
+      long.size += num(left?.long)
+      short.size -= num(left?.short)
+    }
+    if (t.status !== 'running' && !TERMINAL_TASK_STATUSES.includes(t.status)) {
       fail(
         'tasks at rest',
         `task ${t.id} left ${t.status} (${t.error ?? 'no error'})`,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { ApiKeyRecord } from '../domain/apiKey.js'
+import { orderMinimumUsd } from '../domain/orderMinimum.js'
 import type {
   OrderSide,
   OrderType,
@@ -11,11 +12,10 @@ import { isValidPrice } from '../domain/priceRules.js'
 import type { VenueId } from '../domain/venue.js'
 import { RuleViolationError } from '../errors/domain.js'
 import type { Repos } from '../ports/store.js'
-import { dec, decString } from '../util/decimal.js'
+import { decString } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
 import { requireBoundVenues, requireVenueGrant } from './accessChecks.js'
 import type { CommandDeps } from './commandDeps.js'
-import { MIN_ORDER_USD } from './createTask.js'
 import { listedMarket } from './marketChecks.js'
 
 export interface CreatePerpOrderParameters {
@@ -88,9 +88,7 @@ export async function preparePerpOrder(
   }
   if (!params.reduceOnly) {
     const notional = size.mul(params.limitPrice ?? quote.mark)
-    const minUsd = dec(rules.minNotionalUsd).gt(MIN_ORDER_USD)
-      ? rules.minNotionalUsd
-      : MIN_ORDER_USD
+    const minUsd = orderMinimumUsd(rules)
     if (notional.lt(minUsd)) {
       throw new RuleViolationError(
         'below_venue_minimum',

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { ApiKeyRecord } from '../domain/apiKey.js'
+import { orderMinimumUsd } from '../domain/orderMinimum.js'
 import { planOrder } from '../domain/planOrder.js'
 import type { TaskRecord } from '../domain/task.js'
 import type { VenueId } from '../domain/venue.js'
@@ -23,9 +24,6 @@ export interface CreateTaskParameters {
   readonly liqProtectionPct?: number | undefined
   readonly sizeMismatchPct?: number | undefined
 }
-
-/** Smallest order the service opens on any venue, in USD. */
-export const MIN_ORDER_USD = '10'
 
 export interface PreparedTask {
   readonly params: CreateTaskParameters
@@ -76,9 +74,7 @@ export async function prepareCreateTask(
     )
     base = plan.size
     const notional = plan.riskUsd
-    const minUsd = dec(leg.rules.minNotionalUsd).gt(MIN_ORDER_USD)
-      ? leg.rules.minNotionalUsd
-      : MIN_ORDER_USD
+    const minUsd = orderMinimumUsd(leg.rules)
     if (base.lt(leg.rules.minBase) || base.isZero() || notional.lt(minUsd)) {
       throw new RuleViolationError(
         'below_venue_minimum',

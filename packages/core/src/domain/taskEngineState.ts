@@ -104,6 +104,12 @@ export interface TaskEngineState {
    * still to be booked (`settleClosedTask`); absent or null when none
    */
   readonly settling?: CloseSettlement | null | undefined
+  /**
+   * base a leg's close or unwind left at the venue, booked nowhere (see
+   * `LegExit.left`): part of its account market's net that no holder
+   * accounts for
+   */
+  readonly leftAtVenue?: Readonly<Partial<Record<Leg, string>>> | undefined
 }
 
 export const EMPTY_ENGINE_STATE: TaskEngineState = Object.freeze({

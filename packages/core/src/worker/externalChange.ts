@@ -7,6 +7,7 @@ import { reportWorkerEvent } from './reportWorkerEvent.js'
 import type { WorkerDeps } from './workerDeps.js'
 
 const PREFIX = 'external change: '
+const LEFT_PREFIX = 'left at the venue: '
 
 /**
  * A task's `error` naming a change made to its venue position outside its
@@ -24,9 +25,27 @@ export function externalChangeNote(
   return `${PREFIX}${m.venue} ${m.market} holds ${reading.venueNet} where dn's orders account for ${reading.sum} (${signed(reading.external)} unexplained); the ${leg} leg holds ${held} of its ${recorded}`
 }
 
-/** The task's error once its close is done: an external change stays. */
+/**
+ * A task's `error` naming a leg's part its close left at the venue: below
+ * the venue's smallest order, and growing the other side of a net another
+ * holder turned (a venue takes only reduce-only orders below its minimum).
+ * It stays once the task closes.
+ */
+export function leftAtVenueNote(
+  m: AccountMarket,
+  leg: Leg,
+  base: string,
+  mark: string,
+): string {
+  const usd = dec(base).mul(mark).toFixed(2)
+  return `${LEFT_PREFIX}the ${leg} leg's ${base} ${m.market} (USD ${usd}) is below the smallest order ${m.venue} takes and would not reduce the account's net; it stays in the ${m.market} position there (dn positions), to close with the next order on that market`
+}
+
+/** The task's error once its close is done: what the close left noted stays. */
 export function keptAtClose(error: string | null): string | null {
-  return error?.startsWith(PREFIX) ? error : null
+  return error?.startsWith(PREFIX) || error?.startsWith(LEFT_PREFIX)
+    ? error
+    : null
 }
 
 function signed(v: string): string {

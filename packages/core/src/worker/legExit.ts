@@ -1,10 +1,11 @@
+import { belowVenueMinimum } from '../domain/orderMinimum.js'
 import { reducesNet } from '../domain/positionLedger.js'
-import type { Leg } from '../domain/taskEngineState.js'
-import type { MarketRules } from '../ports/marketData.js'
+import type { Leg, TaskEngineState } from '../domain/taskEngineState.js'
+import type { MarketQuote, MarketRules } from '../ports/marketData.js'
 import { dec, decString } from '../util/decimal.js'
 import { legHolding, legMarket, storeHolders } from './accountMarketLedger.js'
 import { readLegNow } from './confirmRunningVerdict.js'
-import { externalChangeNote } from './externalChange.js'
+import { externalChangeNote, leftAtVenueNote } from './externalChange.js'
 import type { TaskStep } from './taskStep.js'
 
 /** The order that takes a leg out of (part of) its position. */
@@ -15,6 +16,12 @@ export interface LegExit {
   readonly reduceOnly: boolean
   /** why less than asked is traded (the leg's part of the net is smaller) */
   readonly note: string | null
+  /**
+   * base of the leg's part left at the venue, booked nowhere: too small
+   * for an order of its own there, and one that does not reduce the net
+   * (which venues take below their minimum) grows another holder's side
+   */
+  readonly left?: { readonly base: string; readonly note: string } | undefined
 }
 
 /**
@@ -29,8 +36,9 @@ export async function legExit(
   step: TaskStep,
   leg: Leg,
   wanted: string,
-  rules: MarketRules,
+  market: { readonly rules: MarketRules; readonly quote: MarketQuote },
 ): Promise<LegExit> {
+  const { rules } = market
   const { task, deps } = step
   const io = (await step.io())[leg]
   const position = await readLegNow(io.adapter, io.cred, io.market)
@@ -41,11 +49,40 @@ export async function legExit(
   const most = dec(held).lt(wanted) ? dec(held) : dec(wanted)
   const size = most.div(rules.sizeStep).floor().mul(rules.sizeStep)
   const side = leg === 'long' ? 'short' : 'long'
-  return {
-    size: decString(size),
-    reduceOnly: size.gt(0) && reducesNet(side, decString(size), net),
-    note: size.lt(wanted)
-      ? externalChangeNote(m, leg, reading, decString(size), wanted)
-      : null,
+  const reduceOnly = size.gt(0) && reducesNet(side, decString(size), net)
+  const note = size.lt(wanted)
+    ? externalChangeNote(m, leg, reading, decString(size), wanted)
+    : null
+  if (
+    size.gt(0) &&
+    !reduceOnly &&
+    belowVenueMinimum(rules, size, market.quote.mark)
+  ) {
+    // the venue would refuse it every time: not sent
+    const base = decString(size)
+    return {
+      size: '0',
+      reduceOnly: false,
+      note,
+      left: { base, note: leftAtVenueNote(m, leg, base, market.quote.mark) },
+    }
   }
+  return { size: decString(size), reduceOnly, note }
+}
+
+const LEGS: readonly Leg[] = ['long', 'short']
+
+/** The engine state with what the legs' exits left at their venues. */
+export function withLeftAtVenue(
+  state: TaskEngineState,
+  exits: Partial<Record<Leg, LegExit>>,
+): TaskEngineState {
+  const left = { ...state.leftAtVenue }
+  for (const l of LEGS) {
+    const base = exits[l]?.left?.base
+    if (base !== undefined) left[l] = base
+  }
+  return Object.keys(left).length === 0
+    ? state
+    : { ...state, leftAtVenue: left }
 }

@@ -10,7 +10,7 @@ import {
 import { dec, decString } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
 import { keptAtClose } from './externalChange.js'
-import { legExit } from './legExit.js'
+import { legExit, withLeftAtVenue } from './legExit.js'
 import { settleAtClose } from './settleAtClose.js'
 import { legSize, newLegOrder } from './taskLegOrders.js'
 import { readMarkets } from './taskMarkets.js'
@@ -274,12 +274,14 @@ async function unwind(step: TaskStep, leg: Leg): Promise<number | null> {
   const size = legSize(step.task, leg)
   // the filled leg's own part of the venue's net, reduce-only where that
   // reduces the net
-  const exit = await legExit(step, leg, size, m[leg].rules)
+  const exit = await legExit(step, leg, size, m[leg])
   if (dec(exit.size).isZero()) {
+    const why = [exit.note, exit.left?.note].filter((n) => n != null)
     await step.save({
       ...(leg === 'long' ? { longSize: '0' } : { shortSize: '0' }),
       status: 'failed',
-      error: `${openFailure(step)}; ${exit.note ?? 'nothing was left to unwind'}`,
+      error: `${openFailure(step)}; ${why.length > 0 ? why.join('; ') : 'nothing was left to unwind'}`,
+      engineState: withLeftAtVenue(step.state, { [leg]: exit }),
     })
     return null
   }

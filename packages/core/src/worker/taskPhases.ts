@@ -1,5 +1,5 @@
-import { MIN_ORDER_USD } from '../commands/createTask.js'
 import { commonStep } from '../commands/marketChecks.js'
+import { orderMinimumUsd } from '../domain/orderMinimum.js'
 import { type OrderPlan, planOrder } from '../domain/planOrder.js'
 import type { Leg, LegOrder } from '../domain/taskEngineState.js'
 import type { MarketQuote, MarketRules } from '../ports/marketData.js'
@@ -9,7 +9,7 @@ import { legMarket, storeHolders } from './accountMarketLedger.js'
 import { confirmRunningVerdict, readLegNow } from './confirmRunningVerdict.js'
 import { closeStart } from './evaluateRunningTask.js'
 import { reportExternalChange } from './externalChange.js'
-import { type LegExit, legExit } from './legExit.js'
+import { type LegExit, legExit, withLeftAtVenue } from './legExit.js'
 import { openingGate } from './openingGate.js'
 import { recordPendingReason } from './pendingReasons.js'
 import { bookFunding, FUNDING_READ_LAG_MS } from './taskFunding.js'
@@ -113,9 +113,7 @@ function sizingProblem(
     const plan = plans[leg]
     const base = plan.size.toFixed()
     const notional = plan.riskUsd
-    const minUsd = dec(rules.minNotionalUsd).gt(MIN_ORDER_USD)
-      ? rules.minNotionalUsd
-      : MIN_ORDER_USD
+    const minUsd = orderMinimumUsd(rules)
     if (
       dec(base).isZero() ||
       dec(base).lt(rules.minBase) ||
@@ -154,9 +152,11 @@ export async function startClose(
   const m = open.length === 0 ? null : await readMarkets(step)
   const exits: Partial<Record<Leg, LegExit>> = {}
   for (const l of open) {
-    exits[l] = await legExit(step, l, booked[l], (m as Markets)[l].rules)
+    exits[l] = await legExit(step, l, booked[l], (m as Markets)[l])
   }
-  const notes = open.flatMap((l) => exits[l]?.note ?? [])
+  const notes = open.flatMap((l) =>
+    [exits[l]?.note, exits[l]?.left?.note].filter((n) => typeof n === 'string'),
+  )
   for (const l of open) {
     const note = exits[l]?.note
     if (note) {
@@ -171,6 +171,7 @@ export async function startClose(
       longSize: exits.long?.size ?? task.longSize,
       shortSize: exits.short?.size ?? task.shortSize,
       error: notes.join('; '),
+      engineState: withLeftAtVenue(step.state, exits),
     })
   }
   if (left.length === 0) {
@@ -241,7 +242,7 @@ export async function startResize(step: TaskStep): Promise<number | null> {
     // a shrink gives back only the leg's own part of the venue's net
     const exit = grow
       ? { size: decString(delta), reduceOnly: false }
-      : await legExit(step, l, decString(delta), m[l].rules)
+      : await legExit(step, l, decString(delta), m[l])
     if (dec(exit.size).isZero()) continue
     legs[l] = newLegOrder(
       task,
