@@ -70,7 +70,7 @@ for (const r of reports) {
     ...Object.entries(r.requests ?? {}).map(([venue, busiest]) => [
       `${venue} requests (busiest)`,
       Object.entries(busiest)
-        .slice(0, 4)
+        .slice(0, 6)
         .map(([endpoint, n]) => `${endpoint} ${n}`)
         .join(', '),
     ]),
