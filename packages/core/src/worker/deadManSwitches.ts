@@ -2,6 +2,7 @@ import type { VenueId } from '../domain/venue.js'
 import { VenueRejectedError } from '../errors/venue.js'
 import { CredentialUnavailableError } from '../errors/worker.js'
 import type { CancelAllSwitch, VenueAdapter } from '../ports/venueAdapter.js'
+import { errorMessage } from '../util/errorMessage.js'
 import { ownerShard } from './ownerShard.js'
 import type { resolveCredential } from './resolveCredential.js'
 import { workerCredential } from './resolveCredential.js'
@@ -87,7 +88,7 @@ export function createDeadManSwitches(
     } catch (err) {
       deps.logger.error('dead-man switches could not be read', {
         workerId: deps.workerId,
-        error: messageOf(err),
+        error: errorMessage(err),
       })
     } finally {
       state.running = false
@@ -254,13 +255,9 @@ async function attempt(
         workerId: deps.workerId,
         owner: account.owner,
         venue: account.venue,
-        error: messageOf(err),
+        error: errorMessage(err),
         retryInMs: account.retryAt - now,
       },
     )
   }
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err)
 }

@@ -11,6 +11,7 @@ import type { MarketQuote } from '../ports/marketData.js'
 import type { TaskObservation } from '../ports/store.js'
 import type { VenueCredential, VenuePosition } from '../ports/venueAdapter.js'
 import { dec, decString } from '../util/decimal.js'
+import { errorMessage } from '../util/errorMessage.js'
 import { createSharedRead, type SharedRead } from '../util/sharedRead.js'
 import { msToIso } from '../util/time.js'
 import { legMarket, storeHolders } from './accountMarketLedger.js'
@@ -464,7 +465,7 @@ function snapshotReader(
         deps.logger.error('monitor sweep skipped a task', {
           workerId: deps.workerId,
           taskId: task.id,
-          error: err instanceof Error ? err.message : String(err),
+          error: errorMessage(err),
         })
         return null
       }

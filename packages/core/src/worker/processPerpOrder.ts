@@ -3,6 +3,7 @@ import {
   perpOrderAttempt,
   perpOrderStatusOf,
 } from '../domain/perpOrderAttempt.js'
+import { venueOrderFills } from '../domain/venueOrderFills.js'
 import {
   cancelDue,
   isFinalAttempt,
@@ -22,7 +23,7 @@ import {
 } from '../errors/worker.js'
 import type { PerpOrderPatch, Repos } from '../ports/store.js'
 import type { VenueCredential, VenueOrder } from '../ports/venueAdapter.js'
-import { dec, decString } from '../util/decimal.js'
+import { errorMessage } from '../util/errorMessage.js'
 import { msToIso } from '../util/time.js'
 import { orderLock } from './accountMarketLock.js'
 import { priceDirectOrder } from './priceDirectOrder.js'
@@ -262,7 +263,7 @@ async function submit(step: Step): Promise<number | null> {
     return refuse(
       err instanceof CredentialUnavailableError
         ? credentialErrorText(err)
-        : messageOf(err),
+        : errorMessage(err),
     )
   }
   let plan: { size: string; price: string }
@@ -326,7 +327,7 @@ async function submit(step: Step): Promise<number | null> {
         workerId: deps.workerId,
         orderId: order.id,
         venue: order.venue,
-        error: messageOf(sent.error),
+        error: errorMessage(sent.error),
       })
       await step.save({
         status: perpOrderStatusOf(next),
@@ -337,7 +338,7 @@ async function submit(step: Step): Promise<number | null> {
     case 'uncertain':
       await step.save({
         status: perpOrderStatusOf(next),
-        error: `submission outcome unknown (${messageOf(sent.error)}); reconciling by client order id`,
+        error: `submission outcome unknown (${errorMessage(sent.error)}); reconciling by client order id`,
       })
       return step.deps.clock.now() + POLL_MS
   }
@@ -353,7 +354,7 @@ async function reconcile(step: Step): Promise<number | null> {
     cred = await workerCredential(deps, order.owner, order.venue, now)
   } catch (err) {
     if (!(err instanceof CredentialUnreadableError)) {
-      await step.save({ error: messageOf(err) })
+      await step.save({ error: errorMessage(err) })
       return now + 10 * POLL_MS
     }
     // the order is at the venue: it can be followed again only once the
@@ -379,7 +380,7 @@ async function reconcile(step: Step): Promise<number | null> {
       workerId: deps.workerId,
       orderId: order.id,
       venue: order.venue,
-      error: messageOf(found.error),
+      error: errorMessage(found.error),
     })
     return now + unansweredWaitMs(found.error)
   }
@@ -488,17 +489,11 @@ async function apply(
   v: VenueOrder,
 ): Promise<number | null> {
   const order = step.order
-  // fills never decrease
-  const filled = dec(v.filledBase).gt(order.filledBase)
-    ? v.filledBase
-    : order.filledBase
+  const fills = venueOrderFills(order, v)
   await step.save({
     status: perpOrderStatusOf(next),
-    filledBase: decString(filled),
-    // some venues report fills without a price on lookups: keep what we know
-    averagePrice: dec(filled).isZero()
-      ? null
-      : (v.averagePrice ?? order.averagePrice),
+    filledBase: fills.filledBase,
+    averagePrice: fills.averagePrice,
     venueOrderId: v.venueOrderId,
     venueStatus: v.venueStatus,
     observedAt: msToIso(step.deps.clock.now()),
@@ -531,8 +526,4 @@ function restingLookAt(order: PerpOrderRecord, now: number): number {
     now + POLL_MS,
     Math.min(now + wait, Date.parse(order.expiresAt)),
   )
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err)
 }

@@ -7,6 +7,7 @@ import type {
   TaskOperation,
 } from '../domain/taskEngineState.js'
 import { dec } from '../util/decimal.js'
+import { errorMessage } from '../util/errorMessage.js'
 import { msToIso } from '../util/time.js'
 import { CLOCK_SLACK_MS } from './legVenueFees.js'
 import { settleRetryAt } from './settleRetryAt.js'
@@ -59,7 +60,7 @@ export async function settleAtClose(
         'funding since the last settlement not read at close; read again later',
         {
           task: t.id,
-          error: err instanceof Error ? err.message : String(err),
+          error: errorMessage(err),
         },
       )
       fundingOn = legSizes

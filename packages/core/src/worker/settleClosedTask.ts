@@ -7,6 +7,7 @@ import { bookLateVenueFee, EMPTY_LEG_BOOK } from '../domain/legBook.js'
 import type { Leg, TaskEngineState } from '../domain/taskEngineState.js'
 import { FencedOutError } from '../errors/worker.js'
 import type { TaskPatch } from '../ports/store.js'
+import { errorMessage } from '../util/errorMessage.js'
 import { SETTLE_GIVE_UP_MS, settleRetryAt } from './settleRetryAt.js'
 import { bookFunding } from './taskFunding.js'
 import type { LegIo } from './taskLegOrders.js'
@@ -83,7 +84,7 @@ async function readOwed(step: TaskStep, owed: CloseSettlement): Promise<Tried> {
   const fail = (err: unknown) => {
     // another worker holds the task now: its try counts, not this one
     if (err instanceof FencedOutError) throw err
-    errors.push(err instanceof Error ? err.message : String(err))
+    errors.push(errorMessage(err))
   }
   let state = step.state
   let patch: Tried['patch'] = {}

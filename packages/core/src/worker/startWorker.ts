@@ -1,4 +1,5 @@
 import type { WorkKind } from '../ports/store.js'
+import { errorMessage } from '../util/errorMessage.js'
 import { msToIso } from '../util/time.js'
 import { createAccountSnapshots } from './accountSnapshots.js'
 import { createDeadManSwitches } from './deadManSwitches.js'
@@ -183,7 +184,7 @@ export function startWorker(
       } catch (err) {
         deps.logger.error('account snapshots failed', {
           workerId: deps.workerId,
-          error: err instanceof Error ? err.message : String(err),
+          error: errorMessage(err),
         })
       }
       if (stopping) break
@@ -286,7 +287,7 @@ export function startWorker(
               deps.logger.error('a lease could not be renewed', {
                 workerId: deps.workerId,
                 item: item.key,
-                error: err instanceof Error ? err.message : String(err),
+                error: errorMessage(err),
               })
             })
             .finally(() => {
@@ -314,7 +315,7 @@ export function startWorker(
       } catch (err) {
         deps.logger.error('monitor sweep failed', {
           workerId: deps.workerId,
-          error: err instanceof Error ? err.message : String(err),
+          error: errorMessage(err),
         })
       }
       if (stopping) break
@@ -339,7 +340,7 @@ export function startWorker(
       .catch((err: unknown) => {
         deps.logger.error('worker heartbeat failed', {
           workerId: deps.workerId,
-          error: err instanceof Error ? err.message : String(err),
+          error: errorMessage(err),
         })
       })
   }, heartbeatMs)
@@ -357,7 +358,7 @@ export function startWorker(
         } catch (err) {
           deps.logger.error('worker claim failed', {
             workerId: deps.workerId,
-            error: err instanceof Error ? err.message : String(err),
+            error: errorMessage(err),
           })
         }
         const idle = await pause(idleMs, (cut) => {
@@ -413,7 +414,7 @@ export function startWorker(
           deps.logger.error('a lease could not be given back; it expires', {
             workerId: deps.workerId,
             item: key,
-            error: err instanceof Error ? err.message : String(err),
+            error: errorMessage(err),
           })
         }
       }

@@ -6,6 +6,7 @@ import type {
   TaskEngineState,
   TaskOperation,
 } from '../domain/taskEngineState.js'
+import { UncertainSubmissionError } from '../errors/venue.js'
 import { task as taskRow } from '../ports/store.contract.js'
 import {
   FIXTURE_NOW,
@@ -144,6 +145,51 @@ describe('task legs: send', () => {
       `venue unreachable, retrying: hl: waiting for the send window of ${LONG_ID} to close`,
     )
     expect(hl.sent).toHaveLength(1)
+  })
+})
+
+describe('task legs: one policy with direct orders', () => {
+  test('behavior: a send error the adapter does not classify is uncertain: the leg is looked up, never resent, and the step goes on', async () => {
+    const { step, hl, clock } = await bed()
+    const adapter = hl.adapter as { place: (...a: unknown[]) => unknown }
+    const place = adapter.place
+    adapter.place = async (...args: unknown[]) => {
+      await place(...args)
+      throw new TypeError('socket hang up')
+    }
+    const first = await step()
+    expect(first.error).toBe('venue unreachable, retrying: hl: socket hang up')
+    expect(first.engineState?.op?.legs.long).toMatchObject({
+      state: 'sending',
+      sendBy: iso(FIXTURE_NOW + SEND_WINDOW_MS),
+    })
+    adapter.place = place
+    clock.ms += 2_000
+    // the send landed: found by its client order id, not sent again
+    expect(await step()).toMatchObject({ status: 'running', longSize: '5' })
+    expect(hl.sent).toHaveLength(1)
+  })
+
+  test('behavior: a lookup that timed out (uncertain) waits and asks again, as a direct order does', async () => {
+    const { step, hl, clock } = await bed()
+    hl.state.script = 'lost'
+    await step()
+    const adapter = hl.adapter as { orderWithVenueTime?: unknown }
+    const lookUp = adapter.orderWithVenueTime
+    adapter.orderWithVenueTime = async () => {
+      throw new UncertainSubmissionError('hl: lookup timed out')
+    }
+    clock.ms += 2_000
+    const waiting = await step()
+    expect(waiting.error).toBe(
+      'venue unreachable, retrying: hl: hl: lookup timed out',
+    )
+    adapter.orderWithVenueTime = lookUp
+    clock.ms += SEND_WINDOW_MS + NEVER_PLACED_AFTER_MS
+    hl.state.script = 'fill'
+    // never placed, proven once the window closed: sent again
+    expect(await step()).toMatchObject({ status: 'running', longSize: '5' })
+    expect(hl.sent.map((r) => r.clientOrderId)).toEqual([LONG_ID, LONG_ID])
   })
 })
 

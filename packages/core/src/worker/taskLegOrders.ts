@@ -4,6 +4,7 @@ import { venueProtectionPrice } from '../domain/protectionPrice.js'
 import { SEND_WINDOW_MS } from '../domain/sendWindow.js'
 import type { TaskRecord } from '../domain/task.js'
 import type { Leg, LegOrder, TaskOperation } from '../domain/taskEngineState.js'
+import { venueOrderFills } from '../domain/venueOrderFills.js'
 import {
   isFinalAttempt,
   READY_ATTEMPT,
@@ -13,13 +14,10 @@ import {
   VenueOrderTransitionError,
   venueOrderTransition,
 } from '../domain/venueOrderTransition.js'
-import {
-  UncertainSubmissionError,
-  VenueUnavailableError,
-} from '../errors/venue.js'
 import type { MarketQuote, MarketRules } from '../ports/marketData.js'
 import type { VenueOrder } from '../ports/venueAdapter.js'
 import { type Decimal, dec, decString } from '../util/decimal.js'
+import { errorMessage } from '../util/errorMessage.js'
 import { msToIso } from '../util/time.js'
 import { workerCredential } from './resolveCredential.js'
 import {
@@ -129,9 +127,11 @@ function fromVenue(
   v: VenueOrder,
   ctx: LegIo,
 ): LegOrder {
-  const filled = dec(v.filledBase)
+  // the rule every venue order's answer is recorded by
+  const fills = venueOrderFills(order, v)
+  const filled = dec(fills.filledBase)
   const final = isFinalAttempt(next)
-  const averagePrice = filled.isZero() ? null : v.averagePrice
+  const averagePrice = fills.averagePrice
   const rate = ctx.adapter.builderFeeRate?.(ctx.pairedWithLighter) ?? '0'
   return {
     ...order,
@@ -210,7 +210,8 @@ export async function lookUpLegs(
       const attempt = legAttempt(op, order)
       const found = await reconcileVenueOrder(ctx, order.clientOrderId)
       if (found.type === 'unreachable') {
-        if (!(found.error instanceof VenueUnavailableError)) throw found.error
+        // not answered (down, or timed out): asked again, as for a
+        // direct order
         waiting.push(`${ctx.adapter.venue}: ${found.error.message}`)
         return
       }
@@ -295,11 +296,10 @@ export async function sendLegs(
           unreachable.push(`${ctx.adapter.venue}: ${sent.error.message}`)
           break
         case 'uncertain':
-          // an error the adapter does not classify ends the step, as ever
-          if (!(sent.error instanceof UncertainSubmissionError))
-            throw sent.error
-          // stays `sending` with its deadline: looked up, not resent
-          unreachable.push(`${ctx.adapter.venue}: ${sent.error.message}`)
+          // stays `sending` with its deadline: looked up, not resent. An
+          // error the adapter does not classify is the same (something
+          // may have gone out), as for a direct order
+          unreachable.push(`${ctx.adapter.venue}: ${errorMessage(sent.error)}`)
           break
       }
     }),

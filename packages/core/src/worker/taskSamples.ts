@@ -3,6 +3,7 @@ import type { Leg } from '../domain/taskEngineState.js'
 import { taskPnl } from '../domain/taskPnl.js'
 import { TASK_SAMPLE_MS, type TaskSampleRecord } from '../domain/taskSample.js'
 import { dec, decString } from '../util/decimal.js'
+import { errorMessage } from '../util/errorMessage.js'
 import { msToIso } from '../util/time.js'
 import type { LegReading, RunningVerdict } from './evaluateRunningTask.js'
 import type { WorkerDeps } from './workerDeps.js'
@@ -80,7 +81,7 @@ export function createSweepSampler(deps: WorkerDeps) {
         for (const s of samples) after.delete(s.taskId)
         deps.logger.error('task samples not stored', {
           workerId: deps.workerId,
-          error: err instanceof Error ? err.message : String(err),
+          error: errorMessage(err),
         })
       }
     },

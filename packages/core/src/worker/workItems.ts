@@ -13,6 +13,7 @@ import type {
   Repos,
   WorkKind,
 } from '../ports/store.js'
+import { errorMessage } from '../util/errorMessage.js'
 import { msToIso } from '../util/time.js'
 import { accountMarketLock, orderLock } from './accountMarketLock.js'
 import { LIVE_WORKER_MS } from './ownerShard.js'
@@ -257,7 +258,7 @@ export async function runWorkItem(
         {
           workerId: deps.workerId,
           item: item.key,
-          error: err instanceof Error ? err.message : String(err),
+          error: errorMessage(err),
         },
       )
     }
