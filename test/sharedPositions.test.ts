@@ -84,18 +84,7 @@ describe.each(dialects())(
       const before = await get(a)
       expect(before.status).toBe('running')
       // sells twice the task's long leg: the venue's net turns short
-      const res = await call(bed.svc, 'POST', ORDERS, {
-        key: o.apiKey,
-        body: {
-          venue: 'aster',
-          market: 'BTCUSDT',
-          side: 'short',
-          orderType: 'market',
-          sizeBase: Number(before.longSize) * 2,
-        },
-      })
-      expect(res.status, res.text).toBe(202)
-      await bed.drain()
+      await sellDirect('aster', 'BTCUSDT', Number(before.longSize) * 2)
       for (let i = 0; i < 3; i++) {
         await bed.advance(CYCLE_MS)
         expect(await get(a)).toMatchObject({
@@ -130,18 +119,7 @@ describe.each(dialects())(
       const ta = await get(a)
       expect(ta.status, JSON.stringify(ta)).toBe('running')
       // a direct short larger than the leg: the venue's net is short
-      const res = await call(bed.svc, 'POST', ORDERS, {
-        key: o.apiKey,
-        body: {
-          venue: 'hl',
-          market: 'BTC',
-          side: 'short',
-          orderType: 'market',
-          sizeBase: Number(ta.longSize) * 2,
-        },
-      })
-      expect(res.status, res.text).toBe(202)
-      await bed.drain()
+      await sellDirect('hl', 'BTC', Number(ta.longSize) * 2)
       const shortNet = net('hl', 'BTC')
       expect(Number(shortNet)).toBeCloseTo(-Number(ta.longSize), 9)
       // the leg is worth less than hl's USD 10 minimum now
@@ -165,6 +143,20 @@ describe.each(dialects())(
       expect(net('hl', 'BTC')).toBe(shortNet)
       expect(bed.venues.exchanges.hl.fills(o.owner, 0)).toHaveLength(sent)
     })
+
+    /** a direct market short of `sizeBase`, through the API, run */
+    async function sellDirect(
+      venue: 'aster' | 'hl',
+      market: string,
+      sizeBase: number,
+    ) {
+      const res = await call(bed.svc, 'POST', ORDERS, {
+        key: o.apiKey,
+        body: { venue, market, side: 'short', orderType: 'market', sizeBase },
+      })
+      expect(res.status, res.text).toBe(202)
+      await bed.drain()
+    }
 
     /** sells `size` of aster BTCUSDT for the owner straight at the venue */
     async function sellOnVenue(size: string) {

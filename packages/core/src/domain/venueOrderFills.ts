@@ -2,7 +2,7 @@ import type { VenueOrder } from '../ports/venueAdapter.js'
 import { dec, decString } from '../util/decimal.js'
 
 /** What dn knows an order has filled, and at what average price. */
-export interface KnownFills {
+interface KnownFills {
   readonly filledBase: string
   readonly averagePrice: string | null
 }

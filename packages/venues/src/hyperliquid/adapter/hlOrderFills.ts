@@ -30,29 +30,44 @@ export async function hlOrderFills(
   filledBase: string,
   priority: RequestPriority,
 ): Promise<HlOrderFills | null> {
-  const mine: Fill[] = []
-  let startTime = order.startTime
+  const all = await readFills(post, user, order.startTime, priority)
+  if (!all) return null
+  const mine = all.filter((f) => f.oid === order.oid)
+  return sumFills(mine, filledBase)
+}
+
+/**
+ * A user's fills from `startTime` on, page after page (2,000 a page);
+ * null when the venue answers something else than a list.
+ */
+async function readFills(
+  post: HlPost,
+  user: string,
+  startTime: number,
+  priority: RequestPriority,
+): Promise<Fill[] | null> {
+  const fills: Fill[] = []
+  let from = startTime
   for (let page = 0; page < MAX_PAGES; page++) {
     const raw = await post(
       '/info',
-      { type: 'userFillsByTime', user, startTime },
+      { type: 'userFillsByTime', user, startTime: from },
       'read',
       priority,
     )
     if (!Array.isArray(raw)) return null
-    let last = startTime
+    let last = from
     for (const f of raw) {
       if (typeof f !== 'object' || f === null) continue
       const r = f as Record<string, unknown>
       if (typeof r.time === 'number') last = Math.max(last, r.time)
-      if (r.oid !== order.oid || typeof r.px !== 'string') continue
-      if (typeof r.sz !== 'string') continue
-      mine.push({ oid: r.oid, px: r.px, sz: r.sz, row: r })
+      if (typeof r.px !== 'string' || typeof r.sz !== 'string') continue
+      fills.push({ oid: r.oid, px: r.px, sz: r.sz, row: r })
     }
     if (raw.length < PAGE) break
-    startTime = last + 1
+    from = last + 1
   }
-  return sumFills(mine, filledBase)
+  return fills
 }
 
 /**
@@ -154,28 +169,12 @@ export function createHlUserFills(clock: { now(): number }) {
     const book: FillsBook = fresh
       ? { since: startTime, readAt: startTime, fills: new Map() }
       : held
-    let from = fresh
+    const from = fresh
       ? startTime
       : Math.max(book.since, book.readAt - HISTORY_LAG_MS)
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const raw = await post(
-        '/info',
-        { type: 'userFillsByTime', user, startTime: from },
-        'read',
-        priority,
-      )
-      if (!Array.isArray(raw)) return
-      let last = from
-      for (const f of raw) {
-        if (typeof f !== 'object' || f === null) continue
-        const r = f as Record<string, unknown>
-        if (typeof r.time === 'number') last = Math.max(last, r.time)
-        if (typeof r.px !== 'string' || typeof r.sz !== 'string') continue
-        book.fills.set(fillKey(r), { oid: r.oid, px: r.px, sz: r.sz, row: r })
-      }
-      if (raw.length < PAGE) break
-      from = last + 1
-    }
+    const read = await readFills(post, user, from, priority)
+    if (!read) return
+    for (const f of read) book.fills.set(fillKey(f.row), f)
     book.readAt = now
     books.delete(user)
     books.set(user, book)
@@ -184,13 +183,14 @@ export function createHlUserFills(clock: { now(): number }) {
     }
   }
 
-  return async function userOrderFills(
-    post: HlPost,
-    user: string,
-    order: { readonly oid: number; readonly startTime: number },
-    filledBase: string,
-    priority: RequestPriority,
-  ): Promise<HlOrderFills | null> {
+  // the same call as hlOrderFills, answered from the book
+  const userOrderFills: typeof hlOrderFills = async (
+    post,
+    user,
+    order,
+    filledBase,
+    priority,
+  ) => {
     const key = user.toLowerCase()
     const known = fromBook(books.get(key), order.oid, filledBase)
     if (known) return known
@@ -214,6 +214,7 @@ export function createHlUserFills(clock: { now(): number }) {
     if (!got && book) book.short = true
     return got
   }
+  return userOrderFills
 }
 
 /** A fill's identity: its trade id, as the venue numbers trades. */
