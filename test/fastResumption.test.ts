@@ -146,7 +146,7 @@ describe('dn up killed and restarted every 5 s under load (sqlite)', () => {
       })
     }
     owner = await createOwnerWithKey(
-      { store, url: api } as Parameters<typeof createOwnerWithKey>[0],
+      { store, url: api },
       {
         wallet,
         bound: [],

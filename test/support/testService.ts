@@ -224,7 +224,8 @@ export interface TestOwner {
  * wallet-signed route.
  */
 export async function createOwnerWithKey(
-  svc: TestService,
+  // a service dn up runs in another process has no deps here
+  svc: Pick<TestService, 'store' | 'url'> & Partial<Pick<TestService, 'deps'>>,
   opts: {
     venues?: VenueId[]
     bound?: VenueId[]
@@ -237,7 +238,8 @@ export async function createOwnerWithKey(
   const venues = opts.venues ?? ['hl', 'aster', 'lighter', 'lighter-mainnet']
   await bindVenues(svc.store, owner, opts.bound ?? venues)
   // by the service's clock: a test's clock may have moved far from ours
-  const expiresAt = Math.floor(svc.deps.clock.now() / 1000) + 120
+  const expiresAt =
+    Math.floor((svc.deps?.clock.now() ?? Date.now()) / 1000) + 120
   const nonce = newNonce()
   const maxSizeUsd = opts.maxSizeUsd ?? 100_000
   const signature = await signWalletMessage(wallet, 'create_api_key', {
