@@ -72,6 +72,13 @@ export async function legExit(
 
 const LEGS: readonly Leg[] = ['long', 'short']
 
+/** What an exit says about the leg: an external change, a part left. */
+export function exitNotes(exit: LegExit | undefined): string[] {
+  return [exit?.note, exit?.left?.note].filter(
+    (n): n is string => typeof n === 'string',
+  )
+}
+
 /** The engine state with what the legs' exits left at their venues. */
 export function withLeftAtVenue(
   state: TaskEngineState,

@@ -10,7 +10,7 @@ import {
 import { dec, decString } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
 import { keptAtClose } from './externalChange.js'
-import { legExit, withLeftAtVenue } from './legExit.js'
+import { exitNotes, legExit, withLeftAtVenue } from './legExit.js'
 import { settleAtClose } from './settleAtClose.js'
 import { legSize, newLegOrder } from './taskLegOrders.js'
 import { readMarkets } from './taskMarkets.js'
@@ -276,7 +276,7 @@ async function unwind(step: TaskStep, leg: Leg): Promise<number | null> {
   // reduces the net
   const exit = await legExit(step, leg, size, m[leg])
   if (dec(exit.size).isZero()) {
-    const why = [exit.note, exit.left?.note].filter((n) => n != null)
+    const why = exitNotes(exit)
     await step.save({
       ...(leg === 'long' ? { longSize: '0' } : { shortSize: '0' }),
       status: 'failed',

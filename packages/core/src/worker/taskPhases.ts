@@ -9,7 +9,7 @@ import { legMarket, storeHolders } from './accountMarketLedger.js'
 import { confirmRunningVerdict, readLegNow } from './confirmRunningVerdict.js'
 import { closeStart } from './evaluateRunningTask.js'
 import { reportExternalChange } from './externalChange.js'
-import { type LegExit, legExit, withLeftAtVenue } from './legExit.js'
+import { exitNotes, type LegExit, legExit, withLeftAtVenue } from './legExit.js'
 import { openingGate } from './openingGate.js'
 import { recordPendingReason } from './pendingReasons.js'
 import { bookFunding, FUNDING_READ_LAG_MS } from './taskFunding.js'
@@ -154,9 +154,7 @@ export async function startClose(
   for (const l of open) {
     exits[l] = await legExit(step, l, booked[l], (m as Markets)[l])
   }
-  const notes = open.flatMap((l) =>
-    [exits[l]?.note, exits[l]?.left?.note].filter((n) => typeof n === 'string'),
-  )
+  const notes = open.flatMap((l) => exitNotes(exits[l]))
   for (const l of open) {
     const note = exits[l]?.note
     if (note) {
