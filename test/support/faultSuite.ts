@@ -48,6 +48,7 @@ export function faultProfile(): Profile {
  * each store, side by side (each mostly waits on its settling window),
  * every one held to checkVenueProperty. A failure prints its seed;
  * `DN_FAULT_SEED` replays it, `DN_FAULT_RATE` changes the rate,
+ * `DN_FAULT_KILL_EVERY_MS` the mean pause between worker SIGKILLs,
  * `DN_FAULT_DIALECTS` (e.g. `postgres`) picks the stores, and
  * `DN_FAULT_REPORT` names a file the reports are written to as JSON.
  */
@@ -64,6 +65,9 @@ export async function runFaultSuite(): Promise<FaultRunReport[]> {
         dialect,
         seed: base + i,
         rate: Number(process.env.DN_FAULT_RATE ?? profile.rate),
+        killEveryMs: Number(
+          process.env.DN_FAULT_KILL_EVERY_MS ?? profile.killEveryMs,
+        ),
         workers: dialect === 'postgres' ? 2 : 1,
       }),
     ),

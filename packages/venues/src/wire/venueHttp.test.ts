@@ -427,6 +427,45 @@ describe('createVenueHttp', () => {
     expect(t.calls).toHaveLength(2)
   })
 
+  test('behavior: with firstHoldMs, refusals naming no wait hold short, double in a row, and start over after an answer; a named Retry-After holds as named', async () => {
+    const t = scripted(
+      [
+        () => json(429, {}),
+        () => json(429, {}),
+        () => json(200, { ok: true }),
+        () => json(429, {}),
+        () => json(429, {}, { 'retry-after': '7' }),
+      ],
+      {
+        firstHoldMs: 2_000,
+        rateLimited: (a) =>
+          a.status === 429
+            ? Number(a.headers.get('retry-after')) * 1000 || 30_000
+            : null,
+      },
+    )
+    const holds: string[] = []
+    for (let i = 0; i < 5; i++) {
+      const sent = await t.send(READ).then(
+        () => 'answered',
+        (e: Error) => e.message.replace(/^.*backing off /, ''),
+      )
+      holds.push(sent)
+      t.advance(60_000)
+    }
+    expect(holds).toEqual(['2 s', '4 s', 'answered', '2 s', '7 s'])
+    expect(t.calls).toHaveLength(5)
+  })
+
+  test('behavior: without firstHoldMs every refusal holds the full time', async () => {
+    const t = scripted([() => json(429, {}), () => json(429, {})])
+    await caught(t.send(READ))
+    t.advance(60_000)
+    const err = await caught(t.send(READ))
+    expect(err.message).toMatch(/backing off 30 s$/)
+    expect(t.budget.heldOff()?.until).toBe(1_000_000 + 60_000 + 30_000)
+  })
+
   test('behavior: the protocol decides what a rate limit is, whatever the status', async () => {
     const t = scripted([() => json(200, { code: -1003 })], {
       rateLimited: (a) =>

@@ -7,6 +7,7 @@ import {
   VenueUnavailableError,
 } from '@dn/core'
 import { failedBeforeSending, isTimeout } from './fetchFailure.js'
+import { createRateLimitBackoff } from './rateLimitBackoff.js'
 import { chargeBucket, type RequestCharge } from './requestCharge.js'
 import { watchRequestWrites } from './requestWrites.js'
 import { recordVenueClock } from './venueClock.js'
@@ -74,6 +75,14 @@ export interface VenueProtocol<T> {
    */
   rateLimited(answer: VenueAnswer): number | null
   /**
+   * A rate-limit refusal that names no wait (no Retry-After) holds this
+   * long at first, doubling with each refusal that follows with no other
+   * answer between, up to `rateLimited`'s hold (`rateLimitBackoff.ts`).
+   * Absent: every refusal holds the full time (a venue that bans an IP
+   * that keeps sending after its refusals).
+   */
+  readonly firstHoldMs?: number | undefined
+  /**
    * An answer the venue documents as "not done" (other than its rate
    * limit): why, or null. Nothing the request asked was done, so an
    * order may be sent again (same client order id, a fresh signature);
@@ -135,6 +144,10 @@ export function createVenueHttp<T>(
 ): VenueSend<T> {
   const base = options.baseUrl.replace(/\/+$/, '')
   const { budget } = options
+  const backoff =
+    protocol.firstHoldMs === undefined
+      ? null
+      : createRateLimitBackoff(protocol.firstHoldMs)
   return async (req) => {
     const what = `${protocol.venue} ${req.method} ${req.path}`
     const uncertain = (msg: string, cause?: unknown): Error =>
@@ -154,6 +167,7 @@ export function createVenueHttp<T>(
     // fails is unavailable whether or not it left
     const writes = req.kind === 'write' ? watchRequestWrites() : null
     const sentAt = Date.now()
+    const ticket = backoff?.sending() ?? 0
     const request = () =>
       options.fetchFn(
         req.query ? `${base}${req.path}?${req.query}` : `${base}${req.path}`,
@@ -208,8 +222,12 @@ export function createVenueHttp<T>(
       const extra = req.answerCharges(answer.json)
       if (extra.length > 0) budget.add(budgetCharges(extra))
     }
-    const holdMs = protocol.rateLimited(answer)
-    if (holdMs !== null) {
+    const fullMs = protocol.rateLimited(answer)
+    if (fullMs === null) backoff?.answered(ticket)
+    else {
+      const named = Number(res.headers.get('retry-after')) > 0
+      const holdMs =
+        backoff && !named ? backoff.refused(ticket, fullMs) : fullMs
       budget.holdOff(holdMs, `HTTP ${res.status}`)
       throw new VenueUnavailableError(
         `${what}: rate limited (HTTP ${res.status}), backing off ${Math.ceil(holdMs / 1000)} s`,

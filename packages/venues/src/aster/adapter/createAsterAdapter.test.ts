@@ -281,7 +281,7 @@ describe('Aster adapter against the signature-checking fake', () => {
     await adapter.cancel(cred, 'ETHUSDT', cloid())
   })
 
-  test('behavior: positions held one way show the mode, so the next order asks no positionSide/dual', async () => {
+  test('behavior: orders and positions ask no positionSide/dual (weight 30 an owner)', async () => {
     const { cred: owner } = await bindAsterWallet(fake.url, exchange)
     const paths: string[] = []
     const fresh = createAsterAdapter({
@@ -291,23 +291,11 @@ describe('Aster adapter against the signature-checking fake', () => {
         return fetch(input, init)
       },
     })
-    const o = await order()
-    await fresh.place(owner, o)
-    expect(paths.filter((p) => p.endsWith('/positionSide/dual'))).toHaveLength(
-      1,
-    )
-    const other = createAsterAdapter({
-      baseUrl: fake.url,
-      fetchFn: (input, init) => {
-        paths.push(new URL(String(input)).pathname)
-        return fetch(input, init)
-      },
-    })
-    expect(await other.positions(owner)).toHaveLength(1)
-    await other.place(owner, await order())
-    expect(paths.filter((p) => p.endsWith('/positionSide/dual'))).toHaveLength(
-      1,
-    )
+    await fresh.place(owner, await order())
+    expect(await fresh.positions(owner)).toHaveLength(1)
+    await fresh.place(owner, await order())
+    expect(paths.filter((p) => p.endsWith('/order'))).toHaveLength(2)
+    expect(paths.filter((p) => p.endsWith('/positionSide/dual'))).toEqual([])
   })
 
   test('error: a Hedge Mode account is refused with a clear reason', async () => {
@@ -333,7 +321,11 @@ describe('Aster adapter against the signature-checking fake', () => {
     expect(await res.json()).toEqual({ code: 200, msg: 'success' })
     const fresh = createAsterAdapter({ baseUrl: fake.url })
     const o = await order()
-    await expect(fresh.place(hedged, o)).rejects.toThrow(/Hedge Mode/)
+    // the venue's own refusal (-4061), nothing placed: a rejection, not
+    // an outcome to look up
+    const refused = await fresh.place(hedged, o).catch((e: unknown) => e)
+    expect(refused).toBeInstanceOf(VenueRejectedError)
+    expect(String(refused)).toMatch(/Hedge Mode.*One-way Mode/)
     // no position held: nothing to read wrongly
     expect(await fresh.positions(hedged)).toEqual([])
     // one held in Hedge Mode (opened elsewhere): its rows are refused

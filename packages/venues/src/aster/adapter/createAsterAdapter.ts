@@ -128,8 +128,6 @@ export interface AsterAdapterOptions {
   readonly marketStream?: MarketStream | undefined
   /** ms a streamed value stays usable @default 3_000 */
   readonly streamMaxAgeMs?: number | undefined
-  /** ms a one-way position-mode check is trusted @default 300_000 */
-  readonly modeTtlMs?: number | undefined
   /**
    * User data streams (listenKey): the positions of the accounts
    * `streamAccounts` names come from the stream and the last REST
@@ -207,7 +205,6 @@ const DEFAULT_FUNDING_HOURS = 8
 export function createAsterAdapter(options: AsterAdapterOptions): AsterAdapter {
   const clock = options.clock ?? systemClock
   const ttl = options.infoTtlMs ?? 60_000
-  const modeTtl = options.modeTtlMs ?? 300_000
   const chainId = options.testnet
     ? ASTER_AGENT_CHAIN_ID.testnet
     : ASTER_AGENT_CHAIN_ID.mainnet
@@ -238,8 +235,6 @@ export function createAsterAdapter(options: AsterAdapterOptions): AsterAdapter {
     feeRate: requireRate(options.builder.feeRate),
   }
   let info: { at: number; symbols: Map<string, AsterFilters> } | undefined
-  /** owner (lowercase) → one-way confirmed until */
-  const oneWay = new Map<string, number>()
   // income (weight 30) answers every symbol without one: a read from a
   // cursor serves each market's tasks of the account
   const incomeRows = createSharedRead<
@@ -405,27 +400,6 @@ export function createAsterAdapter(options: AsterAdapterOptions): AsterAdapter {
     }
   }
 
-  /** Refuses Hedge Mode accounts: the service keeps one net position. */
-  async function requireOneWay(cred: VenueCredential): Promise<void> {
-    const k = cred.owner.toLowerCase()
-    if ((oneWay.get(k) ?? 0) > clock.now()) return
-    const raw = await signed(
-      cred,
-      'GET',
-      '/fapi/v3/positionSide/dual',
-      [],
-      'read',
-      undefined,
-      // an order waits on it: not behind routine monitoring
-      'urgent',
-    )
-    if (!isObj(raw) || typeof raw.dualSidePosition !== 'boolean') {
-      throw badRead('positionSide/dual', raw)
-    }
-    if (raw.dualSidePosition) throw hedgeMode()
-    oneWay.set(k, clock.now() + modeTtl)
-  }
-
   async function query(cred: VenueCredential, market: string, id: string) {
     try {
       const raw = await signed(
@@ -455,8 +429,9 @@ export function createAsterAdapter(options: AsterAdapterOptions): AsterAdapter {
     cred: VenueCredential,
     read: ReadOptions | undefined,
   ): Promise<VenuePosition[]> {
-    // no positionSide/dual check first (weight 30 an owner): the rows'
-    // positionSide shows Hedge Mode, and only orders depend on the mode
+    // no positionSide/dual read (weight 30 an owner): the rows'
+    // positionSide shows Hedge Mode, as the venue's refusal (-4061) does
+    // for an order
     const raw = await signed(
       cred,
       'GET',
@@ -468,13 +443,7 @@ export function createAsterAdapter(options: AsterAdapterOptions): AsterAdapter {
     )
     if (!Array.isArray(raw)) throw badRead('positionRisk', raw)
     if (raw.some((r) => isObj(r) && r.positionSide !== 'BOTH')) {
-      oneWay.delete(cred.owner.toLowerCase())
       throw hedgeMode()
-    }
-    // rows held one way show the mode: the next order needs no check of
-    // its own (weight 30 an owner, asked again by every process started)
-    if (raw.length > 0) {
-      oneWay.set(cred.owner.toLowerCase(), clock.now() + modeTtl)
     }
     return raw.map(parseAsterPosition).filter((p) => p !== null)
   }
@@ -625,7 +594,6 @@ export function createAsterAdapter(options: AsterAdapterOptions): AsterAdapter {
     ): Promise<VenueOrder> {
       const price = positive(order.price, 'price')
       const size = positive(order.size, 'size')
-      await requireOneWay(cred)
       const params: AsterParam[] = [
         ['symbol', order.market],
         ['side', order.side === 'long' ? 'BUY' : 'SELL'],
@@ -650,7 +618,18 @@ export function createAsterAdapter(options: AsterAdapterOptions): AsterAdapter {
         params,
         'write',
         order.validUntil,
-      ).finally(() => quarantine.wrote(cred.owner.toLowerCase()))
+      )
+        .catch((err: unknown) => {
+          // an order without positionSide is one-way's (BOTH): a Hedge
+          // Mode account's venue refuses it, nothing done (futures error
+          // codes: -4061 position side mismatch). No mode read before
+          // each order (positionSide/dual, weight 30 an owner, asked by
+          // every process started) where the venue's own answer says it
+          throw err instanceof AsterRejectedError && err.venueCode === -4061
+            ? hedgeMode()
+            : err
+        })
+        .finally(() => quarantine.wrote(cred.owner.toLowerCase()))
       const placed = parseAsterOrder(raw, order.clientOrderId)
       if (!placed) {
         throw new UncertainAnswer(raw)

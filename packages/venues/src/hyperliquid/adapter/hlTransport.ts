@@ -38,8 +38,15 @@ export type HlPost = (
   pastDeadline?: () => boolean,
 ) => Promise<unknown>
 
-/** Hyperliquid publishes no Retry-After: a 429 holds every request this long. */
+/**
+ * Hyperliquid publishes no Retry-After: a 429 holds every request 2 s,
+ * doubling with each 429 that follows with no answer between, up to
+ * 10 s (df-hyperliquid-core's client: a 2 s cooldown doubled per strike).
+ * Its limit is per IP over a rolling minute, and it bans nobody for
+ * asking again.
+ */
 const HL_RATE_LIMIT_HOLD_MS = 10_000
+const HL_RATE_LIMIT_FIRST_HOLD_MS = 2_000
 
 /**
  * Hyperliquid's answers: 429 is its rate limit (per IP); the per-address
@@ -53,6 +60,7 @@ const HL_RATE_LIMIT_HOLD_MS = 10_000
 const hlProtocol: VenueProtocol<unknown> = {
   venue: 'hyperliquid',
   rateLimited: (a) => (a.status === 429 ? HL_RATE_LIMIT_HOLD_MS : null),
+  firstHoldMs: HL_RATE_LIMIT_FIRST_HOLD_MS,
   notActed: (a) => hlNotActed(a.json),
   read(req, answer, uncertain) {
     if (answer.status < 200 || answer.status > 299) {

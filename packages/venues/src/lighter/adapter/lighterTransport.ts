@@ -83,8 +83,13 @@ export interface LighterTransport {
   reserveSendTx(l1Address: string): Promise<void>
 }
 
-/** Lighter's limits are per rolling minute: a refusal waits this long. */
+/**
+ * Lighter's limits are per rolling minute and its 429 names no wait: a
+ * refusal holds every request 2 s, doubling with each refusal that
+ * follows with no answer between, up to 10 s (as Hyperliquid's).
+ */
 const LIGHTER_RATE_LIMIT_HOLD_MS = 10_000
+const LIGHTER_RATE_LIMIT_FIRST_HOLD_MS = 2_000
 
 /**
  * Lighter's answers. `{code, message}` with a code other than 200 (HTTP
@@ -99,6 +104,7 @@ const LIGHTER_RATE_LIMIT_HOLD_MS = 10_000
  */
 const lighterProtocol: VenueProtocol<Record<string, unknown>> = {
   venue: 'lighter',
+  firstHoldMs: LIGHTER_RATE_LIMIT_FIRST_HOLD_MS,
   notActed(a) {
     const body = isObj(a.json) ? a.json : null
     if (body?.code !== LIGHTER_CODES.tooManyPendingTxs) return null
