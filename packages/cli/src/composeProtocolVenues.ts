@@ -407,6 +407,10 @@ function inSharedCommits(
         store.sharedTransaction((tx) =>
           tx.venueBudgets.reserve(bucket, nowMs, windowMs, ceiling, weight),
         ),
+      release: (bucket, reservedAtMs, windowMs, weight) =>
+        store.sharedTransaction((tx) =>
+          tx.venueBudgets.release(bucket, reservedAtMs, windowMs, weight),
+        ),
     },
   }
 }

@@ -106,4 +106,23 @@ describe('a request budget shared through the store', () => {
       b.acquire([charge(5)], 'order', { maxWaitMs: 50 }),
     ).rejects.toThrow(/budget is spent/)
   })
+
+  test('behavior: what a chunk left unspent is given back when it expires: the other process spends it in the same window', async () => {
+    const prefix = `hl-${Date.now()}-c`
+    const [a, b] = stores.map((s) => processBudget(s, prefix))
+    if (!a || !b) throw new Error('no budgets')
+    // a's chunks: 5, then 10 of which 5 are spent (15 reserved, 10 spent)
+    await a.acquire([charge(5)], 'order')
+    await a.acquire([charge(5)], 'order')
+    await b.acquire([charge(80)], 'order')
+    // 6 more does not fit beside a's 15 and b's 80 (a third process asks)
+    const c = processBudget(stores[0] as Store, prefix)
+    await expect(
+      c.acquire([charge(6)], 'order', { maxWaitMs: 20 }),
+    ).rejects.toThrow(/budget is spent/)
+    // a's chunk expired: its 5 unspent went back to the store, and b's
+    // next chunk (10) fits in the same window
+    await new Promise((r) => setTimeout(r, SPEND + 150))
+    await b.acquire([charge(6)], 'order', { maxWaitMs: 50 })
+  })
 })

@@ -11,7 +11,13 @@ import type { RequestPriority } from './requestPriority.js'
  * `t + spendMs`, and the shared log counts it over `windowMs + spendMs`.
  * Every spend inside a window of `windowMs` then comes from chunks
  * reserved within `windowMs + spendMs` of each other, whose sum the store
- * keeps under the ceiling.
+ * keeps under the ceiling. What a chunk left unspent at `t + spendMs` is
+ * given back (counted from `t`, so the log keeps what was spent for as
+ * long as the chunk's own entry): a chunk sized for a moment's demand
+ * is mostly left over when the demand passes, and a deployment's
+ * processes each leaving theirs took a quarter of Hyperliquid's urgent
+ * share from the lookups that needed it (the venue-fault suite). A
+ * process that dies leaves its chunks reserved until they age out.
  */
 export interface SharedGrantsOptions {
   readonly repo: VenueBudgetRepo
@@ -55,6 +61,9 @@ interface Grant {
   readonly until: number
   left: number
 }
+
+/** Smaller give-backs are not worth a store round trip. */
+const MIN_RELEASE = 2
 
 const POLL_MS = 20
 
@@ -100,8 +109,25 @@ export function createSharedGrants(
       .then((wait) => {
         if (wait === 0) {
           const list = grants.get(key) ?? []
-          list.push({ until: now + spendMs, left: chunk })
+          const grant: Grant = { until: now + spendMs, left: chunk }
+          list.push(grant)
           grants.set(key, list)
+          const giveBack = setTimeout(() => {
+            const unspent = grant.left
+            grant.left = 0
+            // not used up: the next chunk starts at what is needed again
+            if (unspent > 0) lastChunk.delete(key)
+            if (unspent < MIN_RELEASE) return
+            o.repo
+              .release(
+                `${o.prefix}|${need.bucket}`,
+                now,
+                need.windowMs + spendMs,
+                unspent,
+              )
+              .catch(onError)
+          }, spendMs)
+          giveBack.unref?.()
           lastChunk.set(key, chunk)
           retryAt.delete(key)
         } else {

@@ -1761,6 +1761,25 @@ function venueBudgetTests(store: GetStore) {
     ).toBe(0)
   })
 
+  test('venueBudgets: weight given back is free at once and leaves the window with its reservation; one aged out gives back nothing', async () => {
+    const b = bucket()
+    const t = baseMs()
+    const reserve = (ms: number, w: number) =>
+      store().venueBudgets.reserve(b, ms, 1000, 100, w)
+    expect(await reserve(t, 60)).toBe(0)
+    expect(await reserve(t + 100, 40)).toBe(0)
+    expect(await reserve(t + 200, 30)).toBe(800)
+    // 30 of the first will never be spent
+    await store().venueBudgets.release(b, t, 1000, 30)
+    expect(await reserve(t + 200, 30)).toBe(0)
+    // full again; the give-back leaves with the 60 at t + 1000
+    expect(await reserve(t + 300, 1)).toBe(700)
+    // a reservation long gone, or a bucket never used: nothing changes
+    await store().venueBudgets.release(b, t - 5000, 1000, 50)
+    await store().venueBudgets.release(bucket(), t, 1000, 50)
+    expect(await reserve(t + 300, 1)).toBe(700)
+  })
+
   test('venueBudgets: concurrent reservations never put more than the ceiling in a window', async () => {
     const b = bucket()
     const t = baseMs()

@@ -393,6 +393,19 @@ export interface VenueBudgetRepo {
     ceiling: number,
     weight: number,
   ): Promise<number>
+  /**
+   * Gives back `weight` of a reservation made at `reservedAtMs` (the
+   * `nowMs` it was asked with) that will never be spent: counted from
+   * then, so it leaves the window no later than the reservation and the
+   * log never counts less than was spent. Nothing when that time has
+   * left the window already.
+   */
+  release(
+    bucket: string,
+    reservedAtMs: number,
+    windowMs: number,
+    weight: number,
+  ): Promise<void>
 }
 
 export interface RateLimitRepo {

@@ -4,7 +4,9 @@ import {
   pruneLog,
   waitToFit,
 } from '../limits/weightedLog.js'
+import type { Kysely } from 'kysely'
 import type { VenueBudgetRepo } from '../ports/store.js'
+import type { Database } from './database.js'
 import type { RepoScope } from './repoScope.js'
 
 /**
@@ -19,17 +21,7 @@ export function venueBudgetRepo(scope: RepoScope): VenueBudgetRepo {
   return {
     reserve(bucket, nowMs, windowMs, ceiling, weight) {
       return scope.atomic(async (db) => {
-        const row = await db
-          .insertInto('venue_budgets')
-          .values({ bucket, entries: '[]' })
-          .onConflict((oc) =>
-            oc
-              .column('bucket')
-              .doUpdateSet((eb) => ({ bucket: eb.ref('excluded.bucket') })),
-          )
-          .returning('entries')
-          .executeTakeFirstOrThrow()
-        const stored = parseEntries(row.entries)
+        const stored = await lockedEntries(db, bucket)
         const at = lockOrderTime(
           nowMs,
           stored.map((e) => e.at),
@@ -50,7 +42,54 @@ export function venueBudgetRepo(scope: RepoScope): VenueBudgetRepo {
         return wait === 0 ? 0 : wait + (at - nowMs)
       })
     },
+    release(bucket, reservedAtMs, windowMs, weight) {
+      return scope.atomic(async (db) => {
+        const stored = await lockedEntries(db, bucket)
+        const latest = lockOrderTime(
+          reservedAtMs,
+          stored.map((e) => e.at),
+        )
+        const live = pruneLog(stored, latest, windowMs)
+        // the reservation itself left the window: nothing to give back
+        if (reservedAtMs <= latest - windowMs) return
+        // never more than is held from then on (a bucket pruned or reset
+        // is not driven below what was spent)
+        let held = 0
+        for (const e of live) if (e.at >= reservedAtMs) held += e.weight
+        const back = Math.min(weight, held)
+        if (back <= 0) return
+        // stamped with the reservation's asked time, which is at or
+        // before its entry's: the give-back never outlives it
+        live.push({ at: reservedAtMs, weight: -back })
+        await db
+          .updateTable('venue_budgets')
+          .set({ entries: JSON.stringify(live.map((e) => [e.at, e.weight])) })
+          .where('bucket', '=', bucket)
+          .execute()
+      })
+    },
   }
+}
+
+/**
+ * The bucket's entries, its row locked until the transaction ends (an
+ * upsert: PostgreSQL holds the row lock, SQLite's writer lock is taken).
+ */
+async function lockedEntries(
+  db: Kysely<Database>,
+  bucket: string,
+): Promise<LogEntry[]> {
+  const row = await db
+    .insertInto('venue_budgets')
+    .values({ bucket, entries: '[]' })
+    .onConflict((oc) =>
+      oc
+        .column('bucket')
+        .doUpdateSet((eb) => ({ bucket: eb.ref('excluded.bucket') })),
+    )
+    .returning('entries')
+    .executeTakeFirstOrThrow()
+  return parseEntries(row.entries)
 }
 
 function parseEntries(raw: string): LogEntry[] {

@@ -270,7 +270,19 @@ async function submit(step: Step): Promise<number | null> {
   try {
     plan = await priceDirectOrder(adapter, order, key.maxSizeUsd)
   } catch (err) {
-    if (err instanceof VenueUnavailableError) return now + OUTAGE_RETRY_MS
+    if (err instanceof VenueUnavailableError) {
+      // nothing sent: no note on the order; the log says what held it
+      deps.logger.debug?.(
+        'order not priced (venue rules or quote unread); tried again',
+        {
+          workerId: deps.workerId,
+          orderId: order.id,
+          venue: order.venue,
+          error: errorMessage(err),
+        },
+      )
+      return now + OUTAGE_RETRY_MS
+    }
     if (err instanceof AppError && err.code === 'order_rejected') {
       return refuse(err.message)
     }
