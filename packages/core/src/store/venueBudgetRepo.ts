@@ -1,10 +1,10 @@
+import type { Kysely } from 'kysely'
 import {
   type LogEntry,
   lockOrderTime,
   pruneLog,
   waitToFit,
 } from '../limits/weightedLog.js'
-import type { Kysely } from 'kysely'
 import type { VenueBudgetRepo } from '../ports/store.js'
 import type { Database } from './database.js'
 import type { RepoScope } from './repoScope.js'
