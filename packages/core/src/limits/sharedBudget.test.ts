@@ -107,6 +107,17 @@ describe('a request budget shared through the store', () => {
     ).rejects.toThrow(/budget is spent/)
   })
 
+  test('behavior: a chunk the store refuses is asked again at once as what is missing, which may fit', async () => {
+    const prefix = `hl-${Date.now()}-d`
+    const [a, b] = stores.map((s) => processBudget(s, prefix))
+    if (!a || !b) throw new Error('no budgets')
+    await a.acquire([charge(80)], 'order')
+    // b's chunks: 5, then 10 (5 left, spent next): 95 reserved
+    for (let i = 0; i < 3; i++) await b.acquire([charge(5)], 'order')
+    // b's next chunk (10) does not fit; the 5 it needs does
+    await b.acquire([charge(5)], 'order', { maxWaitMs: 50 })
+  })
+
   test('behavior: what a chunk left unspent is given back when it expires: the other process spends it in the same window', async () => {
     const prefix = `hl-${Date.now()}-c`
     const [a, b] = stores.map((s) => processBudget(s, prefix))

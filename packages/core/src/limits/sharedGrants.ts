@@ -130,6 +130,11 @@ export function createSharedGrants(
           giveBack.unref?.()
           lastChunk.set(key, chunk)
           retryAt.delete(key)
+        } else if (chunk > missing) {
+          // the store's wait is for the whole chunk: what is missing may
+          // fit now, so it is asked next, at once (a lookup needing 2
+          // waited out a 54-weight chunk's wait, refused meanwhile)
+          lastChunk.delete(key)
         } else {
           retryAt.set(key, now + wait)
         }
