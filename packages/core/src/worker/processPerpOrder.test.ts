@@ -182,6 +182,25 @@ describe('processPerpOrder: submit', () => {
     expect(hl.sent[1]?.validUntil).toBe(clock.ms + SEND_WINDOW_MS)
   })
 
+  test('behavior: an uncertain send not found is looked up half as often as it is old, then at the moment it can be proven', async () => {
+    const { step, clock } = await bed({}, 'lost')
+    expect(await step()).toMatchObject({ status: 'unknown' })
+    const lookups: number[] = []
+    let next = FIXTURE_NOW + 1_000
+    while (next < FIXTURE_NOW + NEVER_PLACED_AFTER_MS) {
+      clock.ms = next
+      lookups.push(clock.ms - FIXTURE_NOW)
+      const after = await step()
+      expect(after.status).toBe('unknown')
+      next = Date.parse(after.nextCheckAt ?? '')
+    }
+    // 1, 2, 3, 4.5 s, … (not a lookup a second until the proof)
+    expect(lookups.slice(0, 5)).toEqual([1_000, 2_000, 3_000, 4_500, 6_750])
+    expect(lookups.length).toBeLessThan(15)
+    // and the last look is the first moment the proof can hold
+    expect(next).toBe(FIXTURE_NOW + NEVER_PLACED_AFTER_MS + 1)
+  })
+
   test('behavior: an uncertain send the venue never got ends expired when its queue deadline passed meanwhile', async () => {
     const { step, hl, clock } = await bed(
       { expiresAt: iso(FIXTURE_NOW + 60_000) },

@@ -472,11 +472,16 @@ async function notFound(
       error: 'the venue no longer reports this order; reconciling',
     })
   }
-  // "not found" can lag at venues: keep asking, slower over time, but
-  // look again as soon as a lookup could prove it never placed, so an
-  // order whose send never arrived goes again within its queue deadline
+  // "not found" can lag at venues: keep asking, half as often as the
+  // send is old (1, 2, 3, 4.5, 7 s, …), and look again as soon as a lookup
+  // could prove it never placed, so an order whose send never arrived
+  // goes again within its queue deadline. An order the venue took shows
+  // at the first lookups; one it never got is proven only then, and a
+  // lookup a second until that moment (35 lookups on Lighter, about 10 on
+  // Hyperliquid, each uncertain send) took the budget and the requests
+  // other orders' sends and lookups needed (the venue-fault suite)
   const age = now - Date.parse(order.submittedAt ?? order.createdAt)
-  const later = now + Math.min(60_000, Math.max(POLL_MS, age / 10))
+  const later = now + Math.min(60_000, Math.max(POLL_MS, age / 2))
   const provable = neverPlacedProvableAt(next, event)
   step.deps.logger.debug?.('order not found at the venue; looked up again', {
     workerId: step.deps.workerId,
