@@ -8,7 +8,9 @@
 // that expired for want of delivery, each check of the property (what it
 // looked at, what broke it) and the time to settle. On PostgreSQL (two
 // workers) when DN_TEST_PG_URL or BENCH_PG_URL is set, else SQLite (one).
-// `DN_FAULT_SEED` replays a seed. Run: `node bench/venueFaults.mjs`.
+// `DN_FAULT_SEED` replays a seed; `DN_FAULT_KILL_EVERY_MS` sets the mean
+// pause between SIGKILLs (300000: issue 31's run, a kill or two). Run:
+// `node bench/venueFaults.mjs`.
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
