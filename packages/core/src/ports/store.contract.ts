@@ -1723,12 +1723,14 @@ function requestLogTests(store: GetStore) {
 
 function venueBudgetTests(store: GetStore) {
   const bucket = () => `venue:${randomUUID()}`
+  /** reserve in bucket `b`: window 1000 ms, ceiling 100 */
+  const reserver = (b: string) => (ms: number, w: number) =>
+    store().venueBudgets.reserve(b, ms, 1000, 100, w)
 
   test('venueBudgets: a reservation is stamped no earlier than the latest held, so one read before another took the lock is counted with it', async () => {
     const b = `test:${randomUUID()}`
     const t = baseMs()
-    const reserve = (ms: number, w: number) =>
-      store().venueBudgets.reserve(b, ms, 1000, 100, w)
+    const reserve = reserver(b)
     expect(await reserve(t, 60)).toBe(0)
     // a process that read t + 1000 took the lock first: t's entry is gone
     expect(await reserve(t + 1000, 40)).toBe(0)
@@ -1745,8 +1747,7 @@ function venueBudgetTests(store: GetStore) {
   test('venueBudgets: weight is reserved up to the ceiling, then the wait until it fits', async () => {
     const b = bucket()
     const t = baseMs()
-    const reserve = (ms: number, w: number) =>
-      store().venueBudgets.reserve(b, ms, 1000, 100, w)
+    const reserve = reserver(b)
     expect(await reserve(t, 60)).toBe(0)
     expect(await reserve(t + 100, 40)).toBe(0)
     // full: the 60 leaves at t + 1000, the 40 at t + 1100
@@ -1764,8 +1765,7 @@ function venueBudgetTests(store: GetStore) {
   test('venueBudgets: weight given back is free at once and leaves the window with its reservation; one aged out gives back nothing', async () => {
     const b = bucket()
     const t = baseMs()
-    const reserve = (ms: number, w: number) =>
-      store().venueBudgets.reserve(b, ms, 1000, 100, w)
+    const reserve = reserver(b)
     expect(await reserve(t, 60)).toBe(0)
     expect(await reserve(t + 100, 40)).toBe(0)
     expect(await reserve(t + 200, 30)).toBe(800)

@@ -30,13 +30,7 @@ export function venueBudgetRepo(scope: RepoScope): VenueBudgetRepo {
         const wait = waitToFit(live, at, windowMs, ceiling, weight)
         if (wait === 0) live.push({ at, weight })
         if (wait === 0 || live.length !== stored.length) {
-          await db
-            .updateTable('venue_budgets')
-            .set({
-              entries: JSON.stringify(live.map((e) => [e.at, e.weight])),
-            })
-            .where('bucket', '=', bucket)
-            .execute()
+          await writeEntries(db, bucket, live)
         }
         // from the caller's clock
         return wait === 0 ? 0 : wait + (at - nowMs)
@@ -61,11 +55,7 @@ export function venueBudgetRepo(scope: RepoScope): VenueBudgetRepo {
         // stamped with the reservation's asked time, which is at or
         // before its entry's: the give-back never outlives it
         live.push({ at: reservedAtMs, weight: -back })
-        await db
-          .updateTable('venue_budgets')
-          .set({ entries: JSON.stringify(live.map((e) => [e.at, e.weight])) })
-          .where('bucket', '=', bucket)
-          .execute()
+        await writeEntries(db, bucket, live)
       })
     },
   }
@@ -90,6 +80,18 @@ async function lockedEntries(
     .returning('entries')
     .executeTakeFirstOrThrow()
   return parseEntries(row.entries)
+}
+
+async function writeEntries(
+  db: Kysely<Database>,
+  bucket: string,
+  entries: readonly LogEntry[],
+): Promise<void> {
+  await db
+    .updateTable('venue_budgets')
+    .set({ entries: JSON.stringify(entries.map((e) => [e.at, e.weight])) })
+    .where('bucket', '=', bucket)
+    .execute()
 }
 
 function parseEntries(raw: string): LogEntry[] {
