@@ -436,13 +436,7 @@ describe('createVenueHttp', () => {
         () => json(429, {}),
         () => json(429, {}, { 'retry-after': '7' }),
       ],
-      {
-        firstHoldMs: 2_000,
-        rateLimited: (a) =>
-          a.status === 429
-            ? Number(a.headers.get('retry-after')) * 1000 || 30_000
-            : null,
-      },
+      { firstHoldMs: 2_000 },
     )
     const holds: string[] = []
     for (let i = 0; i < 5; i++) {

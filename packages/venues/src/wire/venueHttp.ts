@@ -70,8 +70,10 @@ export interface VenueProtocol<T> {
   /** e.g. `hyperliquid`, used in messages */
   readonly venue: string
   /**
-   * A rate-limit refusal: how long to send nothing (ms), or null when
-   * the answer is not one. Nothing the refused request asked was done.
+   * A rate-limit refusal: how long to send nothing (ms) when it names no
+   * wait, or null when the answer is not one. A `Retry-After` it names
+   * is kept as named, for every venue. Nothing the refused request asked
+   * was done.
    */
   rateLimited(answer: VenueAnswer): number | null
   /**
@@ -126,8 +128,9 @@ type VenueSend<T> = (request: VenueRequest) => Promise<T>
  *   a budget that stays spent fails VenueUnavailableError, nothing sent;
  * - a request proved never written (`failedBeforeSending`, or undici
  *   never wrote it: `requestWrites.ts`) → VenueUnavailableError;
- * - the venue's rate-limit answer → the budget holds off for as long as
- *   the venue asks, VenueUnavailableError (refused, nothing done);
+ * - the venue's rate-limit answer → the budget holds off for the
+ *   `Retry-After` it names, else the protocol's hold (`firstHoldMs`:
+ *   backing off), VenueUnavailableError (refused, nothing done);
  * - an answer the venue documents as "not done" (`notActed`) →
  *   VenueUnavailableError;
  * - timeout, reset, 5xx, 408 or a body cut off → a write is
@@ -225,9 +228,10 @@ export function createVenueHttp<T>(
     const fullMs = protocol.rateLimited(answer)
     if (fullMs === null) backoff?.answered(ticket)
     else {
-      const named = Number(res.headers.get('retry-after')) > 0
       const holdMs =
-        backoff && !named ? backoff.refused(ticket, fullMs) : fullMs
+        namedWaitMs(res.headers) ??
+        backoff?.refused(ticket, fullMs) ??
+        fullMs
       budget.holdOff(holdMs, `HTTP ${res.status}`)
       throw new VenueUnavailableError(
         `${what}: rate limited (HTTP ${res.status}), backing off ${Math.ceil(holdMs / 1000)} s`,
@@ -259,6 +263,12 @@ export function budgetCharges(
     bucket: chargeBucket(c),
     weight: c.weight,
   }))
+}
+
+/** The wait a refusal names (`Retry-After`, in seconds), or null. */
+function namedWaitMs(headers: Headers): number | null {
+  const seconds = Number(headers.get('retry-after'))
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : null
 }
 
 function parseJson(text: string): unknown {

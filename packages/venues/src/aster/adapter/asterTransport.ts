@@ -79,12 +79,9 @@ const WEIGHT_LIMIT = 'REQUEST_WEIGHT'
 const asterProtocol: VenueProtocol<unknown> = {
   venue: 'aster',
   rateLimited(a) {
-    if (a.status === 429 || a.status === 418) {
-      const retry = Number(a.headers.get('retry-after'))
-      if (Number.isFinite(retry) && retry > 0) return retry * 1000
-      return a.status === 418 ? 2 * MINUTE : MINUTE
-    }
-    return errorCode(a.json) === -1003 ? MINUTE : null
+    // a named Retry-After is read by the HTTP layer, for every venue
+    if (a.status === 418) return 2 * MINUTE
+    return a.status === 429 || errorCode(a.json) === -1003 ? MINUTE : null
   },
   notActed(a) {
     // "HTTP 403 return code is used when the WAF Limit (Web Application

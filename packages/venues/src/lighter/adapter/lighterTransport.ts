@@ -117,11 +117,7 @@ const lighterProtocol: VenueProtocol<Record<string, unknown>> = {
     const code = isObj(a.json) ? a.json.code : undefined
     const limited =
       a.status === 429 || (typeof code === 'number' && isLighterRateLimit(code))
-    if (!limited) return null
-    const retry = Number(a.headers.get('retry-after'))
-    return Number.isFinite(retry) && retry > 0
-      ? retry * 1000
-      : LIGHTER_RATE_LIMIT_HOLD_MS
+    return limited ? LIGHTER_RATE_LIMIT_HOLD_MS : null
   },
   read(req, a, uncertain) {
     if (a.json === undefined) {
