@@ -229,9 +229,7 @@ export function createVenueHttp<T>(
     if (fullMs === null) backoff?.answered(ticket)
     else {
       const holdMs =
-        namedWaitMs(res.headers) ??
-        backoff?.refused(ticket, fullMs) ??
-        fullMs
+        namedWaitMs(res.headers) ?? backoff?.refused(ticket, fullMs) ?? fullMs
       budget.holdOff(holdMs, `HTTP ${res.status}`)
       throw new VenueUnavailableError(
         `${what}: rate limited (HTTP ${res.status}), backing off ${Math.ceil(holdMs / 1000)} s`,
