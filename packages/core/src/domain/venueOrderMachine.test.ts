@@ -8,6 +8,7 @@ import {
 } from './sendWindow.js'
 import {
   cancelDue,
+  lookupMayResend,
   neverPlacedProvableAt,
   READY_ATTEMPT,
   type VenueOrderAttempt,
@@ -229,6 +230,23 @@ describe('venueOrderMachine', () => {
     expect(
       neverPlacedProvableAt({ ...a, seen: true }, timed(T0, T0)),
     ).toBeNull()
+  })
+
+  test('lookupMayResend: past the deadline and lag, for an order that would go again', () => {
+    const a = attemptIn('uncertain')
+    const edge = SENT_BY + DEFAULT_VISIBILITY_LAG_MS
+    expect(lookupMayResend(a, edge)).toBe(false)
+    expect(lookupMayResend(a, edge + 1)).toBe(true)
+    // the venue's own lag
+    expect(lookupMayResend(a, SENT_BY + 5_001, 5_000)).toBe(true)
+    // shown at the venue, past its own deadline, or cancelled: a proof
+    // sends nothing, so the lookup is a read like any other
+    expect(lookupMayResend({ ...a, seen: true }, edge + 1)).toBe(false)
+    expect(lookupMayResend({ ...a, expired: true }, edge + 1)).toBe(false)
+    expect(lookupMayResend({ ...a, cancelRequested: true }, edge + 1)).toBe(
+      false,
+    )
+    expect(lookupMayResend(READY_ATTEMPT, edge + 1)).toBe(false)
   })
 
   test('behavior: an order the venue showed is never taken as never placed', () => {

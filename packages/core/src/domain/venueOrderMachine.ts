@@ -159,6 +159,25 @@ export function neverPlacedProvableAt(
   return Math.min(ours, Math.max(edge + 1, e.now + venueIn))
 }
 
+/**
+ * True when a "not found" answered now may prove `a`'s last send never
+ * placed (its signed deadline is past by the venue's visibility lag) and
+ * the order would then go again: that lookup is part of sending it, and is
+ * sent with an order's priority. Under a budget that reads had spent, such
+ * lookups were refused until the order's deadline had passed, and orders
+ * that had never reached the venue ended expired (the venue-fault suite).
+ */
+export function lookupMayResend(
+  a: VenueOrderAttempt,
+  now: number,
+  visibilityLagMs: number = DEFAULT_VISIBILITY_LAG_MS,
+): boolean {
+  if (a.seen || a.sendBy === null || a.expired || a.cancelRequested) {
+    return false
+  }
+  return now > a.sendBy + visibilityLagMs
+}
+
 /** A live order its owner or its deadline wants gone: cancel it there. */
 export function cancelDue(a: VenueOrderAttempt): boolean {
   return isLiveAttempt(a) && (a.cancelRequested || a.expired)

@@ -97,6 +97,16 @@ export interface TimedVenueOrder {
   readonly venueTimeAtLeast: number | null
 }
 
+/** How urgently a lookup by client order id is sent. */
+export interface LookupOptions {
+  /**
+   * @default 'urgent'; `order` for the lookup that may prove a send never
+   * placed, which decides whether the order goes again (it is part of
+   * sending it)
+   */
+  readonly priority?: RequestPriority | undefined
+}
+
 export type MarginMode = 'cross' | 'isolated'
 
 /** A net position; `size` is signed: positive long, negative short. */
@@ -235,6 +245,7 @@ export interface VenueAdapter {
     cred: VenueCredential,
     market: string,
     clientOrderId: string,
+    options?: LookupOptions,
   ): Promise<VenueOrder | null>
   /**
    * `order`, with the venue's clock when it answered: a "no such order"
@@ -247,6 +258,7 @@ export interface VenueAdapter {
     cred: VenueCredential,
     market: string,
     clientOrderId: string,
+    options?: LookupOptions,
   ): Promise<TimedVenueOrder>
   /**
    * How long after the venue's clock passed a request's signed deadline

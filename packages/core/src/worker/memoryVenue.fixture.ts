@@ -8,6 +8,7 @@ import {
 } from '../errors/venue.js'
 import type { Store } from '../ports/store.js'
 import type {
+  LookupOptions,
   VenueAdapter,
   VenueOrder,
   VenueOrderRequest,
@@ -122,12 +123,22 @@ function memoryVenue(venue: VenueId) {
           throw new UncertainSubmissionError('timed out')
       }
     },
-    order: async (_cred: unknown, _market: string, id: string) => {
-      calls.push(`order ${id}`)
+    order: async (
+      _cred: unknown,
+      _market: string,
+      id: string,
+      options?: LookupOptions,
+    ) => {
+      calls.push(lookupCall(id, options))
       return orders.get(id) ?? null
     },
-    orderWithVenueTime: async (_cred: unknown, _market: string, id: string) => {
-      calls.push(`order ${id}`)
+    orderWithVenueTime: async (
+      _cred: unknown,
+      _market: string,
+      id: string,
+      options?: LookupOptions,
+    ) => {
+      calls.push(lookupCall(id, options))
       const at = state.venueNow?.()
       return {
         order: orders.get(id) ?? null,
@@ -227,4 +238,9 @@ export async function memoryWorker(venues: readonly VenueId[]) {
     logger: { info: () => {}, error: () => {} },
   } satisfies WorkerDeps
   return { deps, store, clock, venue: memory }
+}
+
+/** A lookup as `calls` notes it: `order <id>`, with a priority asked for. */
+function lookupCall(id: string, options: LookupOptions | undefined): string {
+  return options?.priority ? `order ${id} @${options.priority}` : `order ${id}`
 }

@@ -216,6 +216,9 @@ describe('processPerpOrder: submit', () => {
       nextCheckAt: null,
     })
     expect(hl.calls.filter((c) => c.startsWith('place'))).toHaveLength(1)
+    // past its deadline the proof sends nothing: the lookup is a read's
+    expect(hl.calls).toContain(`order ${CLOID}`)
+    expect(hl.calls).not.toContain(`order ${CLOID} @order`)
   })
 
   /** A market order due 60 s after acceptance, as the API makes one. */
@@ -245,6 +248,10 @@ describe('processPerpOrder: submit', () => {
     expect(await step()).toMatchObject({ status: 'filled', filledBase: '1.23' })
     expect(hl.sent.map((r) => r.clientOrderId)).toEqual([CLOID, CLOID])
     expect(hl.sent[1]?.validUntil).toBe(clock.ms + SEND_WINDOW_MS)
+    // the lookup that could prove it never arrived, and send it again, went
+    // with an order's priority; the ones before could not, and did not
+    const lookups = hl.calls.filter((c) => c.startsWith('order '))
+    expect(lookups).toEqual([`order ${CLOID}`, `order ${CLOID} @order`])
   })
 
   test('behavior: a venue clock behind ours holds the resend until it too is past the edge', async () => {

@@ -184,8 +184,8 @@ function shareOne(adapter: VenueAdapter, clock: Clock): VenueAdapter {
         changed(cred)
       }
     },
-    async order(cred, market, clientOrderId) {
-      const found = await adapter.order(cred, market, clientOrderId)
+    async order(cred, market, clientOrderId, options) {
+      const found = await adapter.order(cred, market, clientOrderId, options)
       if (found) filled(cred, found)
       return found
     },
@@ -261,8 +261,8 @@ function timedOrderOf(
   const timed = adapter.orderWithVenueTime?.bind(adapter)
   if (!timed) return {}
   return {
-    async orderWithVenueTime(cred, market, clientOrderId) {
-      const found = await timed(cred, market, clientOrderId)
+    async orderWithVenueTime(cred, market, clientOrderId, options) {
+      const found = await timed(cred, market, clientOrderId, options)
       if (found.order) filled(cred, found.order)
       return found
     },

@@ -265,6 +265,10 @@ describe('task legs: look up after a restart', () => {
     expect(await step()).toMatchObject({ status: 'running' })
     expect(hl.sent.map((r) => r.clientOrderId)).toEqual([LONG_ID])
     expect(aster.sent.map((r) => r.clientOrderId)).toEqual([SHORT_ID])
+    // the lookups that could send a leg again went with an order's
+    // priority; the ones at the edge could not, and did not
+    const lookups = hl.calls.filter((c) => c.startsWith('order '))
+    expect(lookups).toEqual([`order ${LONG_ID}`, `order ${LONG_ID} @order`])
   })
 
   test("behavior: states saved before deadlines wait out our clock's allowance, whatever the venue's clock", async () => {

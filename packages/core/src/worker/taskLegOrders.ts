@@ -7,6 +7,7 @@ import type { Leg, LegOrder, TaskOperation } from '../domain/taskEngineState.js'
 import { venueOrderFills } from '../domain/venueOrderFills.js'
 import {
   isFinalAttempt,
+  lookupMayResend,
   READY_ATTEMPT,
   type VenueOrderAttempt,
 } from '../domain/venueOrderMachine.js'
@@ -208,7 +209,13 @@ export async function lookUpLegs(
       const ctx = io[leg]
       if (!order || order.state === 'done' || !ctx) return
       const attempt = legAttempt(op, order)
-      const found = await reconcileVenueOrder(ctx, order.clientOrderId)
+      const found = await reconcileVenueOrder(
+        ctx,
+        order.clientOrderId,
+        lookupMayResend(attempt, now, ctx.adapter.visibilityLagMs)
+          ? { priority: 'order' }
+          : {},
+      )
       if (found.type === 'unreachable') {
         // not answered (down, or timed out): asked again, as for a
         // direct order

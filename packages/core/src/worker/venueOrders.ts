@@ -8,6 +8,7 @@ import {
   VenueUnavailableError,
 } from '../errors/venue.js'
 import type {
+  LookupOptions,
   TimedVenueOrder,
   VenueAdapter,
   VenueCredential,
@@ -86,17 +87,33 @@ type ReconcileOutcome =
 export async function reconcileVenueOrder(
   io: VenueOrderIo,
   clientOrderId: string,
-  options: { readonly cancel?: boolean | undefined } = {},
+  options: {
+    readonly cancel?: boolean | undefined
+    readonly priority?: LookupOptions['priority']
+  } = {},
 ): Promise<ReconcileOutcome> {
   let found: TimedVenueOrder
+  const lookup: LookupOptions = options.priority
+    ? { priority: options.priority }
+    : {}
   try {
     if (options.cancel) {
       await io.adapter.cancel(io.cred, io.market, clientOrderId)
     }
     found = io.adapter.orderWithVenueTime
-      ? await io.adapter.orderWithVenueTime(io.cred, io.market, clientOrderId)
+      ? await io.adapter.orderWithVenueTime(
+          io.cred,
+          io.market,
+          clientOrderId,
+          lookup,
+        )
       : {
-          order: await io.adapter.order(io.cred, io.market, clientOrderId),
+          order: await io.adapter.order(
+            io.cred,
+            io.market,
+            clientOrderId,
+            lookup,
+          ),
           venueTimeAtLeast: null,
         }
   } catch (error) {

@@ -1,7 +1,10 @@
+import type { RequestPriority } from '@dn/core'
+import { createAsterBudget } from '../aster/adapter/asterTransport.js'
 import { createAsterAdapter } from '../aster/adapter/createAsterAdapter.js'
 import { bindAsterWallet } from '../sim/asterFake/asterTestKit.js'
 import { startAsterFake } from '../sim/asterFake/startAsterFake.js'
 import { createSimExchange } from '../sim/simExchange.js'
+import { budgetAsks } from './budgetAsks.js'
 import { runVenueAdapterContract } from './venueAdapter.contract.js'
 
 runVenueAdapterContract('aster protocol against its fake', async () => {
@@ -12,8 +15,13 @@ runVenueAdapterContract('aster protocol against its fake', async () => {
   })
   const fake = await startAsterFake({ exchange, port: 0 })
   const { cred } = await bindAsterWallet(fake.url, exchange)
+  const budgetAsked: RequestPriority[] = []
   return {
-    adapter: createAsterAdapter({ baseUrl: fake.url }),
+    adapter: createAsterAdapter({
+      baseUrl: fake.url,
+      budget: budgetAsks(createAsterBudget({}), budgetAsked),
+    }),
+    budgetAsked,
     cred,
     market: 'ETHUSDT',
     loseAnswers: (on) =>

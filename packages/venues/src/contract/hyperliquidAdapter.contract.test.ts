@@ -1,9 +1,11 @@
-import type { BindingConfig } from '@dn/core'
+import type { BindingConfig, RequestPriority } from '@dn/core'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { createHyperliquidAdapter } from '../hyperliquid/adapter/createHyperliquidAdapter.js'
+import { createHlBudget } from '../hyperliquid/adapter/hlTransport.js'
 import { createHyperliquidBinder } from '../hyperliquid/binder/createHyperliquidBinder.js'
 import { startHyperliquidFake } from '../sim/hyperliquidFake/startHyperliquidFake.js'
 import { createSimExchange } from '../sim/simExchange.js'
+import { budgetAsks } from './budgetAsks.js'
 import { runVenueAdapterContract } from './venueAdapter.contract.js'
 
 const config: BindingConfig = {
@@ -38,8 +40,14 @@ runVenueAdapterContract('hyperliquid protocol against its fake', async () => {
     ...prepared,
     signatures,
   })
+  const budgetAsked: RequestPriority[] = []
   return {
-    adapter: createHyperliquidAdapter({ baseUrl: fake.url, isMainnet: true }),
+    adapter: createHyperliquidAdapter({
+      baseUrl: fake.url,
+      isMainnet: true,
+      budget: budgetAsks(createHlBudget({}), budgetAsked),
+    }),
+    budgetAsked,
     cred: {
       owner,
       venue: 'hl',

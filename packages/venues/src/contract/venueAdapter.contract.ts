@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import {
   dec,
+  type RequestPriority,
   roundPrice,
   UncertainSubmissionError,
   type VenueAdapter,
@@ -21,6 +22,11 @@ interface VenueAdapterBed {
   loseAnswers(on: boolean): void
   /** how many venue orders exist for a client order id */
   placedCount(clientOrderId: string): number
+  /**
+   * the priority of each request the adapter's request budget was asked
+   * for, in order; absent where the adapter keeps no budget
+   */
+  readonly budgetAsked?: RequestPriority[] | undefined
   close(): Promise<void>
 }
 
@@ -246,6 +252,35 @@ export function runVenueAdapterContract(
         id,
       )
       if (timed) expect(timed.order?.state).toBe('filled')
+    })
+
+    test('a lookup goes as urgent unless asked at an order priority (the lookup that may send an order again)', async () => {
+      const asked = bed.budgetAsked
+      if (!asked) return
+      const { id } = await longIoc()
+      const lookups = [
+        () => bed.adapter.order(bed.cred, bed.market, id),
+        () =>
+          bed.adapter.orderWithVenueTime?.(bed.cred, bed.market, id) ?? null,
+      ]
+      for (const lookUp of lookups) {
+        asked.length = 0
+        await lookUp()
+        expect(asked.length).toBeGreaterThan(0)
+        expect(new Set(asked)).toEqual(new Set(['urgent']))
+      }
+      const atOrder = { priority: 'order' } as const
+      for (const lookUp of [
+        () => bed.adapter.order(bed.cred, bed.market, id, atOrder),
+        () =>
+          bed.adapter.orderWithVenueTime?.(bed.cred, bed.market, id, atOrder),
+      ]) {
+        asked.length = 0
+        const found = await lookUp()
+        if (found === undefined) continue
+        expect(found).not.toBeNull()
+        expect(new Set(asked)).toEqual(new Set(['order']))
+      }
     })
 
     test("a lookup timed by the venue's clock, where the adapter tells it: that clock when it answered, whole seconds; else no lag either (the skew allowance rules)", async () => {

@@ -86,9 +86,9 @@ export async function readVenueClock<T>(
 export function orderWithVenueTime(
   order: VenueAdapter['order'],
 ): NonNullable<VenueAdapter['orderWithVenueTime']> {
-  return async (cred, market, clientOrderId) => {
+  return async (cred, market, clientOrderId, options) => {
     const { value, reading } = await readVenueClock(() =>
-      order(cred, market, clientOrderId),
+      order(cred, market, clientOrderId, options),
     )
     return { order: value, venueTimeAtLeast: reading?.venueAtLeast ?? null }
   }

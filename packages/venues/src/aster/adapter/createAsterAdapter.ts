@@ -4,6 +4,7 @@ import {
   dec,
   decString,
   type FundingPayment,
+  type LookupOptions,
   type MarketQuote,
   type MarketRules,
   type ReadOptions,
@@ -400,7 +401,12 @@ export function createAsterAdapter(options: AsterAdapterOptions): AsterAdapter {
     }
   }
 
-  async function query(cred: VenueCredential, market: string, id: string) {
+  async function query(
+    cred: VenueCredential,
+    market: string,
+    id: string,
+    options?: LookupOptions,
+  ) {
     try {
       const raw = await signed(
         cred,
@@ -412,7 +418,7 @@ export function createAsterAdapter(options: AsterAdapterOptions): AsterAdapter {
         ],
         'read',
         undefined,
-        'urgent',
+        options?.priority ?? 'urgent',
       )
       const o = parseAsterOrder(raw, id)
       if (!o) throw badRead('order', raw)
@@ -677,13 +683,10 @@ export function createAsterAdapter(options: AsterAdapterOptions): AsterAdapter {
       }
     },
 
-    order: (cred: VenueCredential, market: string, clientOrderId: string) =>
-      query(cred, market, clientOrderId),
+    order: query,
 
     // one signed read: its answer (the order, or -2013) has the Date
-    orderWithVenueTime: orderWithVenueTime((cred, market, clientOrderId) =>
-      query(cred, market, clientOrderId),
-    ),
+    orderWithVenueTime: orderWithVenueTime(query),
     visibilityLagMs: ASTER_VISIBILITY_LAG_MS,
 
     async orderFees(

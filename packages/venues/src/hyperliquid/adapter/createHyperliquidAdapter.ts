@@ -6,6 +6,7 @@ import {
   type FundingPayment,
   HOUR_MS,
   hourStart,
+  type LookupOptions,
   type MarketQuote,
   type MarketRules,
   type ReadOptions,
@@ -322,13 +323,15 @@ export function createHyperliquidAdapter(
     cred: VenueCredential,
     _market: string,
     clientOrderId: string,
+    options?: LookupOptions,
   ): Promise<VenueOrder | null> {
     const user = owner(cred)
+    const priority = options?.priority ?? 'urgent'
     const raw = await post(
       '/info',
       { type: 'orderStatus', user, oid: clientOrderId },
       'read',
-      'urgent',
+      priority,
     )
     const found = parseOrderStatus(raw, clientOrderId)
     if (!found || dec(found.order.filledBase).isZero()) {
@@ -339,7 +342,7 @@ export function createHyperliquidAdapter(
       user,
       { oid: found.oid, startTime: found.timestamp },
       found.order.filledBase,
-      'urgent',
+      priority,
     )
     if (!fills) return { ...found.order, averagePrice: null }
     return {

@@ -3,6 +3,7 @@ import {
   createSharedRead,
   type FundingPayment,
   HOUR_MS,
+  type LookupOptions,
   type MarketQuote,
   type MarketRules,
   type ReadOptions,
@@ -281,7 +282,12 @@ export function createLighterAdapter(
       tokens.set(id, { secret: key.privateKey, token, until })
       return { token, l1Address: key.l1Address }
     },
-    async findOrder(key, m, clientOrderId): Promise<VenueOrder | null> {
+    async findOrder(
+      key,
+      m,
+      clientOrderId,
+      priority = 'urgent',
+    ): Promise<VenueOrder | null> {
       const coi = lighterClientOrderIndex(clientOrderId)
       // the spec's accountOrders has no market filter (account_index and
       // client_order_indexes only): the answer is matched to the market
@@ -289,7 +295,7 @@ export function createLighterAdapter(
         'accountOrders',
         { account_index: key.accountIndex, client_order_indexes: coi },
         ctx.authToken(key),
-        'urgent',
+        priority,
       )
       if (!Array.isArray(raw.orders)) throw badAnswer('accountOrders', raw)
       const hit = raw.orders.find(
@@ -337,11 +343,12 @@ export function createLighterAdapter(
     cred: VenueCredential,
     market: string,
     clientOrderId: string,
+    options?: LookupOptions,
   ): Promise<VenueOrder | null> {
     const key = lighterCredential(cred)
     const m = (await markets()).find((x) => x.symbol === market)
     if (!m) return null
-    return ctx.findOrder(key, m, clientOrderId)
+    return ctx.findOrder(key, m, clientOrderId, options?.priority)
   }
 
   const quarantine = createStreamQuarantine(clock)

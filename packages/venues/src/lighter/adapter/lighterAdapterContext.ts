@@ -1,4 +1,4 @@
-import type { Clock, VenueOrder } from '@dn/core'
+import type { Clock, RequestPriority, VenueOrder } from '@dn/core'
 import type { LighterVenue } from '../binding/lighterVenue.js'
 import type { LighterNonceManager } from './createLighterNonceManager.js'
 import type { LighterSigningKey } from './lighterCredential.js'
@@ -27,10 +27,14 @@ export interface LighterAdapterContext {
    * it spend the account's own limit, not the IP's
    */
   authToken(key: LighterSigningKey): LighterAuth
-  /** the order with this client order index on `market`, or null */
+  /**
+   * the order with this client order index on `market`, or null
+   * @param priority @default 'urgent'
+   */
   findOrder(
     key: LighterSigningKey,
     market: LighterMarket,
     clientOrderId: string,
+    priority?: RequestPriority,
   ): Promise<VenueOrder | null>
 }
