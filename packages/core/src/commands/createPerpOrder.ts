@@ -156,6 +156,7 @@ export async function createPerpOrder(
     error: null,
     cancelRequestedAt: null,
     submittedAt: null,
+    sendBy: null,
     observedAt: null,
     expiresAt: msToIso(nowMs + prepared.expirySeconds * 1000),
     createdAt: now,

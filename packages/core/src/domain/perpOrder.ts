@@ -66,6 +66,12 @@ export interface PerpOrderRecord extends Lease {
   readonly error: string | null
   readonly cancelRequestedAt: string | null
   readonly submittedAt: string | null
+  /**
+   * the last send's signed deadline (its commit plus its venue's send
+   * window); null when none is in flight, or for a send committed before
+   * it was kept (then `submittedAt` plus SEND_WINDOW_MS)
+   */
+  readonly sendBy: string | null
   readonly observedAt: string | null
   readonly expiresAt: string
   readonly createdAt: string

@@ -24,7 +24,8 @@ const TO_STATUS = Object.fromEntries(
 
 /**
  * A direct order's venue attempt, read off its row: its send's deadline is
- * `submittedAt` plus the send window (what the worker signs into it), and
+ * `sendBy` (what the worker signs into it; `submittedAt` plus
+ * SEND_WINDOW_MS for a row saved before it was kept), and
  * `observedAt` says the venue has shown it. Whether it is past its own
  * expiry is an event the worker applies (`expired`), as it depends on now.
  */
@@ -34,7 +35,9 @@ export function perpOrderAttempt(order: PerpOrderRecord): VenueOrderAttempt {
     sendBy:
       order.submittedAt === null
         ? null
-        : Date.parse(order.submittedAt) + SEND_WINDOW_MS,
+        : order.sendBy !== null
+          ? Date.parse(order.sendBy)
+          : Date.parse(order.submittedAt) + SEND_WINDOW_MS,
     seen: order.observedAt !== null,
     cancelRequested: order.cancelRequestedAt !== null,
     expired: false,

@@ -11,6 +11,17 @@
 export const SEND_WINDOW_MS = 15_000
 
 /**
+ * The send window of `adapter`'s venue: its own (`sendWindowMs`), else
+ * SEND_WINDOW_MS. Every send's deadline is its commit plus this, saved
+ * before it is sent.
+ */
+export function sendWindowOf(adapter: {
+  readonly sendWindowMs?: number | undefined
+}): number {
+  return adapter.sendWindowMs ?? SEND_WINDOW_MS
+}
+
+/**
  * A submission never seen at the venue this long after it started never
  * will be: its send window closed, plus room for clock skew between us and
  * the venue and for venues that show orders late. The rule by our own

@@ -156,6 +156,14 @@ describe('venueOrderMachine', () => {
       now: T0,
     })
     expect(next?.sendBy).toBe(T0 + SEND_WINDOW_MS)
+    // a venue's own window
+    expect(
+      venueOrderMachine(READY_ATTEMPT, {
+        type: 'committed',
+        now: T0,
+        windowMs: 6_000,
+      })?.sendBy,
+    ).toBe(T0 + 6_000)
   })
 
   test('behavior: notSent clears the deadline, so it may go again at once', () => {

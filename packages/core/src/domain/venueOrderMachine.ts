@@ -49,7 +49,12 @@ export interface VenueOrderAttempt {
 
 export type VenueOrderEvent =
   /** the send is saved (with its client order id) before the venue call */
-  | { readonly type: 'committed'; readonly now: number }
+  | {
+      readonly type: 'committed'
+      readonly now: number
+      /** the venue's send window @default SEND_WINDOW_MS */
+      readonly windowMs?: number | undefined
+    }
   /** the venue answered the send with the order */
   | { readonly type: 'placed'; readonly order: VenueOrder }
   /** refused: by the venue, or before sending (rules, key, credential) */
@@ -214,7 +219,11 @@ export function venueOrderMachine(
   switch (e.type) {
     case 'committed':
       return a.status === 'ready'
-        ? { ...a, status: 'sending', sendBy: e.now + SEND_WINDOW_MS }
+        ? {
+            ...a,
+            status: 'sending',
+            sendBy: e.now + (e.windowMs ?? SEND_WINDOW_MS),
+          }
         : null
     case 'placed':
       return a.status === 'sending' ? fromVenue(a, e.order) : null

@@ -212,6 +212,7 @@ function order(over: Partial<PerpOrderRecord> = {}): PerpOrderRecord {
     error: null,
     cancelRequestedAt: null,
     submittedAt: null,
+    sendBy: null,
     observedAt: null,
     expiresAt: iso(at + 60_000),
     createdAt: iso(at),
@@ -982,6 +983,7 @@ function orderTests(store: GetStore) {
       error: 'none',
       cancelRequestedAt: iso(at + 1),
       submittedAt: iso(at + 2),
+      sendBy: iso(at + 6),
       observedAt: iso(at + 3),
       resolution: {
         status: 'filled',

@@ -267,6 +267,15 @@ export interface VenueAdapter {
    * `orderWithVenueTime` @default DEFAULT_VISIBILITY_LAG_MS
    */
   readonly visibilityLagMs?: number | undefined
+  /**
+   * How long after its commit a send may still be executed: the worker
+   * saves commit + this as the send's deadline and the adapter signs it
+   * into the request (`validUntil`), so a send whose answer was lost is
+   * proven never placed that much sooner. It must cover the wait for the
+   * venue's budget and signing; a send it does not cover is not sent
+   * (and goes again). @default SEND_WINDOW_MS
+   */
+  readonly sendWindowMs?: number | undefined
   positions(
     cred: VenueCredential,
     options?: ReadOptions,

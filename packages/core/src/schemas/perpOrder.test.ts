@@ -50,6 +50,7 @@ const record: PerpOrderRecord = {
   error: null,
   cancelRequestedAt: null,
   submittedAt: null,
+  sendBy: null,
   observedAt: null,
   expiresAt: '2025-05-01T10:01:00.000Z',
   createdAt: '2025-05-01T10:00:00.000Z',

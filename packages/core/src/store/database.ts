@@ -107,6 +107,7 @@ export interface PerpOrdersTable extends LeaseColumns {
   error: string | null
   cancel_requested_at: MicrosColumn | null
   submitted_at: MicrosColumn | null
+  send_by: MicrosColumn | null
   observed_at: MicrosColumn | null
   expires_at: MicrosColumn
   created_at: MicrosColumn

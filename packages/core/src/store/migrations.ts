@@ -149,6 +149,17 @@ export function migrations(
       up: dropLeasedOrdersIndex,
       down: createLeasedOrdersIndex,
     },
+    // a direct order's send deadline, as each venue's window makes it
+    // (rows from before keep submitted_at + 15 s, what they were signed with)
+    '0012_perp_orders_send_by': {
+      up: (db: Kysely<unknown>) =>
+        db.schema
+          .alterTable('perp_orders')
+          .addColumn('send_by', types.micros)
+          .execute(),
+      down: (db: Kysely<unknown>) =>
+        db.schema.alterTable('perp_orders').dropColumn('send_by').execute(),
+    },
   }
 }
 

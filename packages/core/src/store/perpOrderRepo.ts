@@ -43,6 +43,7 @@ const perpOrderFields: FieldMap<PerpOrderRecord, PerpOrdersTable> = {
   error: nullable(text('error')),
   cancelRequestedAt: nullable(micros('cancel_requested_at')),
   submittedAt: nullable(micros('submitted_at')),
+  sendBy: nullable(micros('send_by')),
   observedAt: nullable(micros('observed_at')),
   expiresAt: micros('expires_at'),
   createdAt: micros('created_at'),

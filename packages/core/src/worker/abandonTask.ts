@@ -1,4 +1,4 @@
-import { SEND_WINDOW_MS } from '../domain/sendWindow.js'
+import { sendWindowOf } from '../domain/sendWindow.js'
 import type { Leg, LegOrder, TaskOperation } from '../domain/taskEngineState.js'
 import { CredentialUnavailableError } from '../errors/worker.js'
 import { dec } from '../util/decimal.js'
@@ -147,14 +147,13 @@ async function closeReachable(
   if (open.length === 0) return null
   const m = await readMarkets(step)
   const seq = step.state.seq + 1
-  const sendBy = msToIso(step.now + SEND_WINDOW_MS)
   const legs: Partial<Record<Leg, LegOrder>> = {}
   for (const l of open) {
     const side = l === 'long' ? 'short' : 'long'
     const size = held(l) ?? '0'
     legs[l] = {
       ...newLegOrder(task, seq, l, side, size, true, m[l], CLOSE_SLIPPAGE_BPS),
-      sendBy,
+      sendBy: msToIso(step.now + sendWindowOf(io[l]?.adapter ?? {})),
     }
   }
   const op: TaskOperation = {

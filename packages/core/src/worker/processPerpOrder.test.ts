@@ -41,6 +41,7 @@ function order(over: Partial<PerpOrderRecord> = {}): PerpOrderRecord {
     error: null,
     cancelRequestedAt: null,
     submittedAt: null,
+    sendBy: null,
     observedAt: null,
     expiresAt: iso(FIXTURE_NOW + 3_600_000),
     createdAt: iso(FIXTURE_NOW),
@@ -91,6 +92,48 @@ describe('processPerpOrder: submit', () => {
       timeInForce: 'gtc',
       validUntil: FIXTURE_NOW + SEND_WINDOW_MS,
     })
+  })
+
+  test("behavior: a venue's own send window is signed into the send and kept on the order; the proof that it never arrived comes that much sooner", async () => {
+    const { step, hl, clock } = await bed(
+      { expiresAt: iso(FIXTURE_NOW + 60_000) },
+      'lost',
+    )
+    ;(hl.adapter as { sendWindowMs?: number }).sendWindowMs = 6_000
+    hl.state.venueNow = () => clock.ms
+    expect(await step()).toMatchObject({
+      status: 'unknown',
+      submittedAt: iso(FIXTURE_NOW),
+      sendBy: iso(FIXTURE_NOW + 6_000),
+    })
+    expect(hl.sent[0]?.validUntil).toBe(FIXTURE_NOW + 6_000)
+    // proven past its own deadline and the venue's lag, not the default's
+    clock.ms = FIXTURE_NOW + 6_000 + MEMORY_VISIBILITY_LAG_MS + 1_000
+    expect(await step()).toMatchObject({
+      status: 'pending',
+      submittedAt: null,
+      sendBy: null,
+    })
+    hl.state.script = 'fill'
+    expect(await step()).toMatchObject({
+      status: 'filled',
+      sendBy: iso(clock.ms + 6_000),
+    })
+    expect(hl.sent[1]?.validUntil).toBe(clock.ms + 6_000)
+  })
+
+  test('behavior: a row saved before deadlines were kept is read with submittedAt plus the default window', async () => {
+    const { step, hl, clock } = await bed(
+      { status: 'unknown', submittedAt: iso(FIXTURE_NOW), sendBy: null },
+      'fill',
+    )
+    ;(hl.adapter as { sendWindowMs?: number }).sendWindowMs = 6_000
+    hl.state.venueNow = () => clock.ms
+    // the short window would prove it here; the row was signed with 15 s
+    clock.ms = FIXTURE_NOW + 6_000 + MEMORY_VISIBILITY_LAG_MS + 1_000
+    expect(await step()).toMatchObject({ status: 'unknown' })
+    clock.ms = FIXTURE_NOW + SEND_WINDOW_MS + MEMORY_VISIBILITY_LAG_MS + 1_000
+    expect(await step()).toMatchObject({ status: 'pending' })
   })
 
   test('behavior: a market order goes as IOC at the protection price on the grid', async () => {

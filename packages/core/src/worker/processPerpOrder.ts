@@ -3,6 +3,7 @@ import {
   perpOrderAttempt,
   perpOrderStatusOf,
 } from '../domain/perpOrderAttempt.js'
+import { sendWindowOf } from '../domain/sendWindow.js'
 import { venueOrderFills } from '../domain/venueOrderFills.js'
 import {
   cancelDue,
@@ -292,12 +293,14 @@ async function submit(step: Step): Promise<number | null> {
   const sending = venueOrderTransition(perpOrderAttempt(order), {
     type: 'committed',
     now,
+    windowMs: sendWindowOf(adapter),
   })
   await step.saveNow({
     status: perpOrderStatusOf(sending),
     requestedBase: plan.size,
     limitPrice: plan.price,
     submittedAt: iso,
+    sendBy: sending.sendBy === null ? null : msToIso(sending.sendBy),
     error: null,
   })
   const sendAt = deps.clock.now()
@@ -345,6 +348,7 @@ async function submit(step: Step): Promise<number | null> {
       await step.save({
         status: perpOrderStatusOf(next),
         submittedAt: null,
+        sendBy: null,
         error: null,
       })
       return now + OUTAGE_RETRY_MS
@@ -453,6 +457,7 @@ async function notFound(
     await step.save({
       status: perpOrderStatusOf(next),
       submittedAt: null,
+      sendBy: null,
       venueStatus: null,
       error:
         'the venue never received the last send (not found after its send window closed); sending again',

@@ -1,5 +1,5 @@
 import { ACCOUNT_BUSY, venueOutage } from '../domain/pendingReason.js'
-import { SEND_WINDOW_MS } from '../domain/sendWindow.js'
+import { sendWindowOf } from '../domain/sendWindow.js'
 import type { TaskRecord, TaskStatus } from '../domain/task.js'
 import {
   EMPTY_ENGINE_STATE,
@@ -206,12 +206,13 @@ export async function startOperation(
 ): Promise<number | null> {
   // both credentials first: an unusable one must not leave an operation
   // saved as maybe sent when nothing was
-  await step.io()
-  // every leg is signed valid until `sendBy`, saved before it is sent
-  const sendBy = msToIso(step.now + SEND_WINDOW_MS)
+  const io = await step.io()
+  // every leg is signed valid until `sendBy` (its venue's send window),
+  // saved before it is sent
   const withDeadlines: Partial<Record<Leg, LegOrder>> = {}
   for (const l of Object.keys(legs) as Leg[]) {
     const order = legs[l]
+    const sendBy = msToIso(step.now + sendWindowOf(io[l].adapter))
     if (order) withDeadlines[l] = { ...order, sendBy }
   }
   const op: TaskOperation = {

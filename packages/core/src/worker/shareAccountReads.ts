@@ -151,6 +151,7 @@ function shareOne(adapter: VenueAdapter, clock: Clock): VenueAdapter {
 
   return {
     venue: adapter.venue,
+    sendWindowMs: adapter.sendWindowMs,
     rules: (symbol) => adapter.rules(symbol),
     quote: (symbol) => adapter.quote(symbol),
     builderFeeRate: (paired) => adapter.builderFeeRate?.(paired) ?? '0',

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { OrderSide } from '../domain/perpOrder.js'
 import { venueProtectionPrice } from '../domain/protectionPrice.js'
-import { SEND_WINDOW_MS } from '../domain/sendWindow.js'
+import { SEND_WINDOW_MS, sendWindowOf } from '../domain/sendWindow.js'
 import type { TaskRecord } from '../domain/task.js'
 import type { Leg, LegOrder, TaskOperation } from '../domain/taskEngineState.js'
 import { venueOrderFills } from '../domain/venueOrderFills.js'
@@ -242,7 +242,11 @@ export async function lookUpLegs(
         )
         return
       }
-      const sending = venueOrderTransition(next, { type: 'committed', now })
+      const sending = venueOrderTransition(next, {
+        type: 'committed',
+        now,
+        windowMs: sendWindowOf(ctx.adapter),
+      })
       legs[leg] = { ...order, sendBy: msToIso(sending.sendBy ?? now) }
       resend.push(leg)
     }),

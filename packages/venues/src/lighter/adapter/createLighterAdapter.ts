@@ -167,6 +167,17 @@ const FUNDING_RATES_MAX_AGE_MS = 60_000
 const LIGHTER_VISIBILITY_LAG_MS = 20_000
 
 /**
+ * How long a Lighter order's tx may be executed after the worker commits
+ * it (its `ExpiredAt`): a send whose answer was lost is proven never
+ * placed only past this plus the 20 s lag above, so a shorter window
+ * leaves a market order's 60 s queue deadline room for a second and third
+ * send. It covers the wait for the account's budget and the key's nonce
+ * lock (faulted runs: 90 % of sends leave within 4 s); a send it does not
+ * cover is refused unsent and goes again.
+ */
+const LIGHTER_SEND_WINDOW_MS = 6_000
+
+/**
  * The Lighter venue adapter (`lighter`, `lighter-mainnet`) over Lighter's
  * REST API: markets from `orderBookDetails`, quotes from it plus
  * `orderBookOrders` and `funding-rates`, positions from `account`,
@@ -451,6 +462,7 @@ export function createLighterAdapter(
     // the listing (when read now) and `accountOrders`: the earlier Date
     orderWithVenueTime: orderWithVenueTime(lookUpOrder),
     visibilityLagMs: LIGHTER_VISIBILITY_LAG_MS,
+    sendWindowMs: LIGHTER_SEND_WINDOW_MS,
 
     async orderFees(cred: VenueCredential): Promise<string | null> {
       // the tier decides, not the order: the account reads that the

@@ -78,9 +78,10 @@ export interface LighterTransport {
    * Waits for (and counts) the budget of one `sendTx` for `l1Address`,
    * so a sender can wait for it before taking its key's nonce lock and
    * then send `prepaid`. Fails VenueUnavailableError, nothing counted,
-   * when the budget stays spent.
+   * when the budget stays spent (past `maxWaitMs`, when given: the send's
+   * window, which a later send could not use).
    */
-  reserveSendTx(l1Address: string): Promise<void>
+  reserveSendTx(l1Address: string, maxWaitMs?: number): Promise<void>
 }
 
 /**
@@ -212,10 +213,11 @@ export function createLighterTransport(
         ),
       })
     },
-    reserveSendTx(l1Address) {
+    reserveSendTx(l1Address, maxWaitMs) {
       return options.budget.acquire(
         budgetCharges(sendTxCharges(l1Address)),
         'order',
+        maxWaitMs === undefined ? undefined : { maxWaitMs },
       )
     },
     sendTx(txType, txInfo, l1Address, prepaid = false) {

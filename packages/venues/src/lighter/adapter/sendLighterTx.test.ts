@@ -12,7 +12,11 @@ const key = {
 
 /** A context whose budget reservations the test settles one by one. */
 function context() {
-  const reservations: { resolve(): void; reject(e: Error): void }[] = []
+  const reservations: {
+    resolve(): void
+    reject(e: Error): void
+    maxWaitMs: number | undefined
+  }[] = []
   const sent: { nonce: number; prepaid: boolean }[] = []
   const ctx = {
     clock: { now: () => Date.UTC(2030, 0, 1) },
@@ -20,9 +24,9 @@ function context() {
     nonceRetries: 0,
     authToken: () => ({ token: 't', l1Address: key.l1Address }),
     transport: {
-      reserveSendTx: () =>
+      reserveSendTx: (_l1: string, maxWaitMs?: number) =>
         new Promise<void>((resolve, reject) =>
-          reservations.push({ resolve, reject }),
+          reservations.push({ resolve, reject, maxWaitMs }),
         ),
       get: async () => ({ nonce: 40 }),
       sendTx: async (
@@ -64,5 +68,15 @@ describe('sendLighterTx', () => {
     reservations[2]?.resolve()
     await third
     expect(sent.map((s) => s.nonce)).toEqual([40, 41])
+  })
+
+  it("waits for budget no longer than the send's window: a tx it no longer covers is not sent", async () => {
+    const { ctx, reservations, build } = context()
+    const now = ctx.clock.now()
+    void sendLighterTx(ctx, key, build as never, now + 6_000).catch(() => {})
+    void sendLighterTx(ctx, key, build as never).catch(() => {})
+    void sendLighterTx(ctx, key, build as never, now - 1).catch(() => {})
+    await flush()
+    expect(reservations.map((r) => r.maxWaitMs)).toEqual([6_000, undefined, 0])
   })
 })

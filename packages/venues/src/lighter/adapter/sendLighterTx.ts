@@ -43,7 +43,14 @@ export async function sendLighterTx(
   // The budget first, outside the key's nonce lock: sends of one key go
   // one at a time, and a send waiting there for budget (up to its max
   // wait) would hold every later order of the key behind it.
-  await ctx.transport.reserveSendTx(key.l1Address)
+  // Not past the send's window: a tx it does not cover is not sent, and
+  // budget counted for it would be spent on nothing.
+  await ctx.transport.reserveSendTx(
+    key.l1Address,
+    validUntil === undefined
+      ? undefined
+      : Math.max(0, validUntil - ctx.clock.now()),
+  )
   for (let attempt = 0; ; attempt++) {
     try {
       return await ctx.nonces.withNonce(ref, fetchNext, (nonce) => {
