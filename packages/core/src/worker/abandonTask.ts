@@ -168,7 +168,7 @@ async function closeReachable(
       closeReason: task.closeReason ?? cause.code,
       engineState: { ...step.state, op, seq },
     })
-    const driven = await sendLegs(op, io, open)
+    const driven = await sendLegs(op, io, open, () => step.deps.clock.now())
     if (!allDone(driven.op)) {
       // looked up by the next step, which gets here through abandonTask
       await step.save({

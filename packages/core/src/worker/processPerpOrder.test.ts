@@ -167,6 +167,26 @@ describe('processPerpOrder: submit', () => {
     })
   })
 
+  test('behavior: a refusal answered after the send window closed is the late request’s, not the order’s: it goes again', async () => {
+    const { step, hl, clock } = await bed({}, 'reject')
+    const place = hl.adapter.place
+    // the answer comes back once the deadline signed into the send passed
+    hl.adapter.place = async (cred, r) => {
+      clock.ms = r.validUntil ?? clock.ms
+      return place.call(hl.adapter, cred, r)
+    }
+    expect(await step()).toMatchObject({
+      status: 'pending',
+      submittedAt: null,
+      sendBy: null,
+      error: null,
+    })
+    hl.adapter.place = place
+    hl.state.script = 'fill'
+    expect(await step()).toMatchObject({ status: 'filled' })
+    expect(hl.sent.map((r) => r.clientOrderId)).toEqual([CLOID, CLOID])
+  })
+
   test('behavior: nothing sent (outage), the same client order id goes again later', async () => {
     const { step, hl, clock } = await bed({}, 'unavailable')
     expect(await step()).toMatchObject({

@@ -315,6 +315,7 @@ async function submit(step: Step): Promise<number | null> {
       clientOrderId: order.clientOrderId,
       validUntil: sending.sendBy ?? undefined,
     },
+    () => deps.clock.now(),
   )
   const next = venueOrderTransition(sending, sent)
   if (sent.type !== 'notSent') {

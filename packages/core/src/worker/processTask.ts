@@ -260,7 +260,9 @@ export async function resume(
     }
   }
   const sendAt = step.deps.clock.now()
-  const driven = await sendLegs(current, io, toSend)
+  const driven = await sendLegs(current, io, toSend, () =>
+    step.deps.clock.now(),
+  )
   if (fresh && op.kind === 'open')
     reportOpeningSubmits(step, driven.op, toSend, sendAt)
   const unreachable = [...waiting, ...driven.unreachable]

@@ -130,6 +130,29 @@ describe('task legs: send', () => {
     expect(placed()).toHaveLength(3)
   })
 
+  test('behavior: a leg refused once its send window had closed goes again; the opening does not fail', async () => {
+    const { step, hl, clock } = await bed()
+    hl.state.script = 'reject'
+    const place = hl.adapter.place
+    hl.adapter.place = async (cred, r) => {
+      clock.ms = Math.max(clock.ms, r.validUntil ?? 0)
+      return place.call(hl.adapter, cred, r)
+    }
+    const first = await step()
+    expect(first.status).toBe('pending')
+    expect(first.engineState?.op?.legs.long).toMatchObject({
+      state: 'sending',
+      sendBy: null,
+    })
+    expect(first.error).toMatch(
+      /^venue unreachable, retrying: hl: refused after its send window closed \(insufficient margin\); nothing was done$/,
+    )
+    hl.adapter.place = place
+    hl.state.script = 'fill'
+    clock.ms += 2_000
+    expect(await step()).toMatchObject({ status: 'running', longSize: '5' })
+  })
+
   test('behavior: a leg whose send is uncertain is looked up, not resent, while its window is open', async () => {
     const { step, hl, clock } = await bed()
     hl.state.script = 'lost'

@@ -265,6 +265,7 @@ export async function sendLegs(
   op: TaskOperation,
   io: Readonly<Partial<Record<Leg, LegIo>>>,
   which: readonly Leg[],
+  now: () => number,
 ): Promise<{ op: TaskOperation; unreachable: string[] }> {
   const unreachable: string[] = []
   const legs = { ...op.legs }
@@ -278,16 +279,20 @@ export async function sendLegs(
         // only a committed leg (its deadline saved) may go out
         throw new VenueOrderTransitionError(attempt.status, 'placed')
       }
-      const sent = await submitVenueOrder(ctx, {
-        side: order.side,
-        size: order.size,
-        price: order.price,
-        timeInForce: 'ioc',
-        reduceOnly: order.reduceOnly,
-        clientOrderId: order.clientOrderId,
-        pairedWithLighter: ctx.pairedWithLighter,
-        ...(attempt.sendBy === null ? {} : { validUntil: attempt.sendBy }),
-      })
+      const sent = await submitVenueOrder(
+        ctx,
+        {
+          side: order.side,
+          size: order.size,
+          price: order.price,
+          timeInForce: 'ioc',
+          reduceOnly: order.reduceOnly,
+          clientOrderId: order.clientOrderId,
+          pairedWithLighter: ctx.pairedWithLighter,
+          ...(attempt.sendBy === null ? {} : { validUntil: attempt.sendBy }),
+        },
+        now,
+      )
       const next = venueOrderTransition(attempt, sent)
       switch (sent.type) {
         case 'placed':

@@ -43,10 +43,17 @@ type SubmitOutcome =
  * Sends a committed order (the caller has saved its client order id and
  * deadline). An error the adapter does not classify counts as uncertain:
  * something may have gone out, so the order is looked up, never resent.
+ * A refusal answered once the send's deadline (`validUntil`) had passed
+ * on `now` is not the order's: the venue refused a request it got too
+ * late (Lighter's "tx expired", Hyperliquid's "Action expired", whatever
+ * else it said), nothing was done, and it goes again signed anew. A send
+ * held up in transit past a short window had ended a task's opening as
+ * failed (the venue-fault suite).
  */
 export async function submitVenueOrder(
   io: VenueOrderIo,
   request: Omit<VenueOrderRequest, 'market'>,
+  now: () => number,
 ): Promise<SubmitOutcome> {
   try {
     const order = await io.adapter.place(io.cred, {
@@ -55,6 +62,19 @@ export async function submitVenueOrder(
     })
     return { type: 'placed', order }
   } catch (error) {
+    if (
+      error instanceof VenueRejectedError &&
+      request.validUntil !== undefined &&
+      now() >= request.validUntil
+    ) {
+      return {
+        type: 'notSent',
+        error: new VenueUnavailableError(
+          `refused after its send window closed (${error.reason}); nothing was done`,
+          { cause: error },
+        ),
+      }
+    }
     if (error instanceof VenueRejectedError) {
       return { type: 'rejected', reason: error.reason }
     }

@@ -5,7 +5,6 @@ import {
   VenueAccountNotFoundError,
   type VenueAdapter,
   type VenueCredential,
-  VenueRejectedError,
   VenueUnavailableError,
 } from '@dn/core'
 import type { SimExchange } from './simExchange.js'
@@ -17,7 +16,9 @@ import type { SimExchange } from './simExchange.js'
  * - outage: every call but `rules` (published, cached by real adapters)
  *   fails with VenueUnavailableError before anything happens;
  * - latency: every such call waits `latencyMs` on a real timer first;
- * - reject (place only): VenueRejectedError, the engine never sees it;
+ * - reject (place only): the engine refuses it (VenueRejectedError, in the
+ *   venue's words for insufficient margin), as it does behind the protocol
+ *   fakes;
  * - timeout after accept (place only): the engine executes the order, then
  *   the answer is lost: UncertainSubmissionError, and the order is there to
  *   be found by its client order id;
@@ -71,9 +72,6 @@ export function createPaperAdapter(exchange: SimExchange): VenueAdapter {
         throw new VenueUnavailableError(
           `${venue} (simulated): the send window of ${order.clientOrderId} closed`,
         )
-      }
-      if (exchange.rollFault('reject')) {
-        throw new VenueRejectedError('simulated reject')
       }
       if (!exchange.rollFault('timeoutAfterAccept')) {
         return exchange.place(owner, order)

@@ -15,6 +15,7 @@ import { liveBook, takeFromBook } from './liveBook.js'
 import { orderView, type SimOrder, setOrderState } from './simOrder.js'
 import {
   accountOf,
+  rollFault,
   type SimMarketState,
   type SimState,
   settingsOf,
@@ -48,6 +49,7 @@ export function placeSimOrder(
   const m = state.markets.get(req.market) ?? reject(reasons.unknownMarket)
   const rules = m.market
   if (state.orders.has(req.clientOrderId)) reject(reasons.duplicate)
+  if (rollFault(state, 'reject')) reject(reasons.margin)
   let size = parse(req.size) ?? reject(reasons.step)
   const price = parse(req.price) ?? reject(reasons.tick)
   if (size.lte(0) || !isMultipleOf(size, rules.sizeStep)) reject(reasons.step)

@@ -32,6 +32,7 @@ import {
   createSimState,
   marketOf,
   NO_FAULTS,
+  rollFault,
   type SimFaults,
   type SimLiquidation,
   type SimSettings,
@@ -433,14 +434,4 @@ function fillsSince(
     }
   }
   return out.sort((a, b) => a.tradeId - b.tradeId)
-}
-
-function rollFault(state: SimState, kind: 'reject' | 'timeoutAfterAccept') {
-  const rate =
-    kind === 'reject'
-      ? state.faults.rejectRate
-      : state.faults.timeoutAfterAcceptRate
-  if (rate <= 0) return false
-  if (rate >= 1) return true
-  return state.faultRandom() < rate
 }

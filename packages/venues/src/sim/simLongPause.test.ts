@@ -37,15 +37,14 @@ test('behavior: a week-long stop replays six hours, pays funding for those only,
   ) as SimVenuesSnapshot
 
   now = T0 + 7 * DAY
-  const started = performance.now()
   const restored = make(saved)
   restored.exchanges.hl.quote('BTC')
-  // a whole week replayed took over 10 s; six hours is a quarter of a day's
-  expect(performance.now() - started).toBeLessThan(3_000)
   expect(restored.exchanges.hl.positions(OWNER).map((p) => p.size)).toEqual([
     '0.01',
   ])
   // hourly funding: the six replayed settlements are paid, not a week's
+  // (a week replayed took over 10 s; what was replayed is counted here,
+  // not timed, so a busy machine cannot fail it)
   const payments = restored.exchanges.hl.funding(
     OWNER,
     'BTC',

@@ -80,7 +80,11 @@ export interface SimFaults {
   readonly latencyMs: number
   /** share of placements executed whose answer is lost @default 0 */
   readonly timeoutAfterAcceptRate: number
-  /** share of placements refused before the engine sees them @default 0 */
+  /**
+   * share of placements the engine refuses, in the venue's words for
+   * insufficient margin (a refusal retrying cannot change), through every
+   * adapter and protocol fake @default 0
+   */
   readonly rejectRate: number
   /** every call fails before anything happens @default false */
   readonly outage: boolean
@@ -231,4 +235,18 @@ export interface SimScheduledCancel {
   /** null: every market of the account */
   readonly market: string | null
   readonly at: number
+}
+
+/** A seeded draw: true with the configured rate of that fault. */
+export function rollFault(
+  state: SimState,
+  kind: 'reject' | 'timeoutAfterAccept',
+): boolean {
+  const rate =
+    kind === 'reject'
+      ? state.faults.rejectRate
+      : state.faults.timeoutAfterAcceptRate
+  if (rate <= 0) return false
+  if (rate >= 1) return true
+  return state.faultRandom() < rate
 }
