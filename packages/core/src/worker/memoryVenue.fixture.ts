@@ -36,6 +36,14 @@ export type PlaceScript =
  * A venue in memory for worker-step tests: orders by client order id,
  * every call recorded, `place` answering as `script` says.
  */
+/** What a lookup by client order id is called with. */
+type LookupArgs = [
+  cred: unknown,
+  market: string,
+  id: string,
+  options?: LookupOptions,
+]
+
 function memoryVenue(venue: VenueId) {
   const orders = new Map<string, VenueOrder>()
   const sent: VenueOrderRequest[] = []
@@ -48,6 +56,13 @@ function memoryVenue(venue: VenueId) {
      * a `Date` header does); null: they do not
      */
     venueNow: null as (() => number) | null,
+  }
+  /** a lookup by client order id, noted in `calls` with its priority */
+  const lookUp = (...[, , id, options]: LookupArgs) => {
+    calls.push(
+      options?.priority ? `order ${id} @${options.priority}` : `order ${id}`,
+    )
+    return orders.get(id) ?? null
   }
   /** the account's net position per market, as a netting venue keeps it */
   const nets = new Map<string, string>()
@@ -123,25 +138,11 @@ function memoryVenue(venue: VenueId) {
           throw new UncertainSubmissionError('timed out')
       }
     },
-    order: async (
-      _cred: unknown,
-      _market: string,
-      id: string,
-      options?: LookupOptions,
-    ) => {
-      calls.push(lookupCall(id, options))
-      return orders.get(id) ?? null
-    },
-    orderWithVenueTime: async (
-      _cred: unknown,
-      _market: string,
-      id: string,
-      options?: LookupOptions,
-    ) => {
-      calls.push(lookupCall(id, options))
+    order: async (...a: LookupArgs) => lookUp(...a),
+    orderWithVenueTime: async (...a: LookupArgs) => {
       const at = state.venueNow?.()
       return {
-        order: orders.get(id) ?? null,
+        order: lookUp(...a),
         venueTimeAtLeast:
           at === undefined ? null : Math.floor(at / 1000) * 1000,
       }
@@ -238,9 +239,4 @@ export async function memoryWorker(venues: readonly VenueId[]) {
     logger: { info: () => {}, error: () => {} },
   } satisfies WorkerDeps
   return { deps, store, clock, venue: memory }
-}
-
-/** A lookup as `calls` notes it: `order <id>`, with a priority asked for. */
-function lookupCall(id: string, options: LookupOptions | undefined): string {
-  return options?.priority ? `order ${id} @${options.priority}` : `order ${id}`
 }
