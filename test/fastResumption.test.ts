@@ -22,6 +22,8 @@ import { createOwnerWithKey, type TestOwner } from './support/testService.js'
 import { newWallet } from './support/wallet.js'
 
 const RUN_MS = 60_000
+/** what a dead process's lease or account lock holds its work for */
+const WORKER_LEASE_MS = 30_000
 const RESTART_EVERY_MS = 5_000
 const ORDERS_PER_SECOND = 10
 /** an owner's orders on one market go one at a time: two markets */
@@ -282,11 +284,13 @@ describe('dn up killed and restarted every 5 s under load (sqlite)', () => {
     // resumed by the next process as it starts (its predecessor's pid is
     // gone: its leases and account locks are free), not after the 30 s
     // lease or lock expiry (with the locks left to expire, 31 orders
-    // expired here and the longest waited 60 s); what remains is the
-    // restart and the backlog it left, and since the send window is 15 s
-    // an order whose wait for budget ran past it is committed afresh,
-    // counted from then (a clean-clone CI run measured 15.8 s once); well
-    // under the 30 s a lease or lock expiry would show
-    expect(longest).toBeLessThan(20_000)
+    // expired here and the longest waited 60 s). What else it waits is the
+    // restart and the backlog it left (under 1 s on a quiet machine), and
+    // on a loaded one a send that missed its 15 s window (waiting for
+    // budget, or answered "expired" on arrival) goes again committed
+    // afresh, counted from then: a clean-clone CI run on two busy cores
+    // measured 15.8 s once and 25.7 s once. Only a wait for a dead
+    // process's lease or lock reaches the lease's 30 s from a kill.
+    expect(longest).toBeLessThan(WORKER_LEASE_MS)
   }, 240_000)
 })
