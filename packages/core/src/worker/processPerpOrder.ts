@@ -9,7 +9,6 @@ import {
   cancelDue,
   isFinalAttempt,
   isLiveAttempt,
-  lookupMayResend,
   type NotSeenEvent,
   neverPlacedProvableAt,
   type VenueOrderAttempt,
@@ -390,13 +389,10 @@ async function reconcile(step: Step): Promise<number | null> {
   if (now >= Date.parse(order.expiresAt)) {
     attempt = venueOrderTransition(attempt, { type: 'expired' })
   }
-  const found = await reconcileVenueOrder(
-    io,
-    order.clientOrderId,
-    lookupMayResend(attempt, now, adapter.visibilityLagMs)
-      ? { priority: 'order' }
-      : {},
-  )
+  const found = await reconcileVenueOrder(io, order.clientOrderId, {
+    attempt,
+    now,
+  })
   if (found.type === 'unreachable') {
     // no note on the order (it says what the venue last showed); the log
     // says why its lookup got no answer

@@ -7,7 +7,6 @@ import type { Leg, LegOrder, TaskOperation } from '../domain/taskEngineState.js'
 import { venueOrderFills } from '../domain/venueOrderFills.js'
 import {
   isFinalAttempt,
-  lookupMayResend,
   READY_ATTEMPT,
   type VenueOrderAttempt,
 } from '../domain/venueOrderMachine.js'
@@ -209,13 +208,10 @@ export async function lookUpLegs(
       const ctx = io[leg]
       if (!order || order.state === 'done' || !ctx) return
       const attempt = legAttempt(op, order)
-      const found = await reconcileVenueOrder(
-        ctx,
-        order.clientOrderId,
-        lookupMayResend(attempt, now, ctx.adapter.visibilityLagMs)
-          ? { priority: 'order' }
-          : {},
-      )
+      const found = await reconcileVenueOrder(ctx, order.clientOrderId, {
+        attempt,
+        now,
+      })
       if (found.type === 'unreachable') {
         // not answered (down, or timed out): asked again, as for a
         // direct order

@@ -1,6 +1,8 @@
-import type {
-  NotSeenEvent,
-  VenueOrderEvent,
+import {
+  lookupMayResend,
+  type NotSeenEvent,
+  type VenueOrderAttempt,
+  type VenueOrderEvent,
 } from '../domain/venueOrderMachine.js'
 import {
   UncertainSubmissionError,
@@ -109,13 +111,24 @@ export async function reconcileVenueOrder(
   clientOrderId: string,
   options: {
     readonly cancel?: boolean | undefined
-    readonly priority?: LookupOptions['priority']
+    /**
+     * the order's attempt as the caller reads it now: a lookup that may
+     * send it again goes with an order's priority (`lookupMayResend`)
+     */
+    readonly attempt?: VenueOrderAttempt | undefined
+    readonly now?: number | undefined
   } = {},
 ): Promise<ReconcileOutcome> {
   let found: TimedVenueOrder
-  const lookup: LookupOptions = options.priority
-    ? { priority: options.priority }
-    : {}
+  const { attempt, now } = options
+  const lookup: LookupOptions = {
+    priority:
+      attempt &&
+      now !== undefined &&
+      lookupMayResend(attempt, now, io.adapter.visibilityLagMs)
+        ? 'order'
+        : undefined,
+  }
   try {
     if (options.cancel) {
       await io.adapter.cancel(io.cred, io.market, clientOrderId)
