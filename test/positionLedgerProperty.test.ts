@@ -1,4 +1,5 @@
 import {
+  closeStopped,
   ledgerHolders,
   readLedger,
   type VenueAdapter,
@@ -173,8 +174,15 @@ describe('the position ledger, as a property over shared markets', () => {
           limit: 100,
         }),
       ])
+      // a task waiting its turn on a shared leg (withLegLocks) is between
+      // operations yet still closing or resizing: busy all the same
       const busy =
-        tasks.some((t) => (t.engineState?.op ?? null) !== null) ||
+        tasks.some(
+          (t) =>
+            (t.engineState?.op ?? null) !== null ||
+            (['resizing', 'closing'].includes(t.status) &&
+              !closeStopped(t.engineState)),
+        ) ||
         orders.some((x) =>
           ['pending', 'submitting', 'unknown'].includes(x.status),
         )
@@ -271,12 +279,17 @@ describe('the position ledger, as a property over shared markets', () => {
         bed.venues.exchanges[a.venue].setFaults({ rejectRate: 0 })
         break
       case 'external': {
-        const step = Number(
-          (await bed.venues.marketData.rules(a.venue, BTC[a.venue]))?.sizeStep,
-        )
+        const rules = await bed.venues.marketData.rules(a.venue, BTC[a.venue])
+        const step = Number(rules?.sizeStep)
         const size = Math.floor(a.sizeUsd / (await mark(a.venue)) / step) * step
-        if (!(size > 0)) break
         const price = (await mark(a.venue)) * (a.side === 'long' ? 1.1 : 0.9)
+        // a trade the venue would refuse for its minimums is no trade
+        if (
+          !(size > 0) ||
+          size < Number(rules?.minBase) ||
+          size * price < Number(rules?.minNotionalUsd)
+        )
+          break
         bed.venues.exchanges[a.venue].place(o.owner, {
           market: BTC[a.venue],
           side: a.side,
@@ -358,7 +371,13 @@ describe('the position ledger, as a property over shared markets', () => {
           expect(refusedReduceOnly).toEqual([])
         },
       ),
-      { numRuns: 25 },
+      // a failing run shrinks over whole worker runs: bounded, so a
+      // failure reports its counterexample well inside the test timeout
+      {
+        numRuns: 25,
+        interruptAfterTimeLimit: 400_000,
+        markInterruptAsFailure: true,
+      },
     )
     // the runs opened tasks beside each other and beside direct orders
     expect(ran.size).toBeGreaterThanOrEqual(10)
@@ -382,7 +401,13 @@ describe('the position ledger, as a property over shared markets', () => {
           expect(refusedReduceOnly).toEqual([])
         },
       ),
-      { numRuns: 25 },
+      // a failing run shrinks over whole worker runs: bounded, so a
+      // failure reports its counterexample well inside the test timeout
+      {
+        numRuns: 25,
+        interruptAfterTimeLimit: 400_000,
+        markInterruptAsFailure: true,
+      },
     )
   }, 600_000)
 })
