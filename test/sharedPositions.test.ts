@@ -1,4 +1,4 @@
-import type { WorkerObserver } from '@dn/core'
+import { readLedger, storeHolders, type WorkerObserver } from '@dn/core'
 import { createDnMetrics } from '@dn/server'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { call, dialects, type TestOwner } from './support/testService.js'
@@ -137,11 +137,42 @@ describe.each(dialects())(
         shortSize: '0',
       })
       expect(closed.error).toBe(
-        `left at the venue: the long leg's ${ta.longSize} BTC (USD ${(Number(ta.longSize) * 30_000).toFixed(2)}) is below the smallest order hl takes and would not reduce the account's net; it stays in the BTC position there (dn positions), to close with the next order on that market`,
+        `left at the venue: the long leg's ${ta.longSize} BTC (USD ${(Number(ta.longSize) * 30_000).toFixed(2)}) is below the smallest order hl takes and would not reduce the account's net; it stays in the BTC position there, held by this task (dn positions: left by task)`,
       )
       // nothing went to hl: its net and fills are as they were
       expect(net('hl', 'BTC')).toBe(shortNet)
       expect(bed.venues.exchanges.hl.fills(o.owner, 0)).toHaveLength(sent)
+      // the part left is the closed task's in the ledger: a task opened
+      // short on that net reads none of it as its own leg gone missing
+      const m = { owner: o.owner, venue: 'hl' as const, market: 'BTC' }
+      const holders = await storeHolders(bed.svc)(m)
+      expect(holders.find((h) => h.leftAtVenue)).toMatchObject({
+        taskId: a,
+        leg: 'long',
+        position: ta.longSize,
+      })
+      expect(readLedger(holders, net('hl', 'BTC')).external).toBe('0')
+      const b = await bed.createTask(o, {
+        shortVenue: 'hl',
+        shortMarket: 'BTC',
+        sizeUsd: 300,
+      })
+      await bed.drain()
+      const tb = await get(b)
+      expect(tb.status, JSON.stringify(tb)).toBe('running')
+      for (let i = 0; i < 3; i++) {
+        await bed.advance(CYCLE_MS)
+        expect(await get(b)).toMatchObject({
+          status: 'running',
+          shortSize: tb.shortSize,
+          error: null,
+        })
+      }
+      await bed.taskAction(o, b, 'close')
+      await bed.drain()
+      expect(await get(b)).toMatchObject({ status: 'closed', error: null })
+      // what is left at hl: the direct short and the closed task's part
+      expect(Number(net('hl', 'BTC'))).toBeCloseTo(-Number(ta.longSize), 9)
     })
 
     /** a direct market short of `sizeBase`, through the API, run */

@@ -6,6 +6,7 @@ import {
   type PositionHolder,
   type RequestLog,
 } from '@dn/client'
+import { positionHolderLabel } from '@dn/core'
 import type { Command } from 'commander'
 import { cliContext } from '../cliContext.js'
 import { ago, emit, table } from '../output.js'
@@ -268,13 +269,5 @@ export function registerReadCommands(program: Command): void {
  */
 function heldBy(holders: readonly PositionHolder[]): string {
   if (holders.length === 0) return '-'
-  return holders
-    .map((h) =>
-      h.kind === 'task_leg'
-        ? `task ${h.taskId?.slice(0, 8)} ${h.leg} ${h.sizeBase}`
-        : h.kind === 'direct_orders'
-          ? `orders ${h.sizeBase}`
-          : `not dn ${h.sizeBase}`,
-    )
-    .join(', ')
+  return holders.map(positionHolderLabel).join(', ')
 }

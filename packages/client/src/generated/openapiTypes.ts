@@ -513,7 +513,7 @@ export interface PositionList {
       marginMode: 'cross' | 'isolated'
       liquidationPrice: DecimalString | null
       holders: {
-        kind: 'task_leg' | 'direct_orders' | 'unattributed'
+        kind: 'task_leg' | 'left_at_venue' | 'direct_orders' | 'unattributed'
         taskId: string | null
         leg: 'long' | 'short' | null
         sizeBase: DecimalString

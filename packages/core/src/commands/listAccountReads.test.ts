@@ -3,6 +3,7 @@ import type { BoundAccountSnapshot } from '../domain/accountSnapshot.js'
 import type { ApiKeyRecord } from '../domain/apiKey.js'
 import type { PerpOrderRecord } from '../domain/perpOrder.js'
 import type { TaskRecord } from '../domain/task.js'
+import { EMPTY_ENGINE_STATE } from '../domain/taskEngineState.js'
 import type { VenueId } from '../domain/venue.js'
 import { ForbiddenError } from '../errors/domain.js'
 import type { AccountReadDeps } from './grantedAccounts.js'
@@ -147,6 +148,36 @@ describe('listPositions', () => {
       { kind: 'task_leg', taskId, leg: 'short', sizeBase: '-0.3' },
       { kind: 'direct_orders', taskId: null, leg: null, sizeBase: '-0.1' },
       { kind: 'unattributed', taskId: null, leg: null, sizeBase: '-0.1' },
+    ])
+  })
+
+  test('holders: what an ended task’s close left at the venue is that task’s, not unattributed', async () => {
+    const taskId = '00000000-0000-4000-8000-000000000002'
+    const t = {
+      id: taskId,
+      owner: '0xabc',
+      status: 'closed',
+      longVenue: 'aster',
+      longMarket: 'ETHUSDT',
+      shortVenue: 'hl',
+      shortMarket: 'ETH',
+      longSize: '0',
+      shortSize: '0',
+      engineState: { ...EMPTY_ENGINE_STATE, leftAtVenue: { short: '0.1' } },
+    } as unknown as TaskRecord
+    const o = {
+      venue: 'hl',
+      market: 'ETH',
+      side: 'short',
+      status: 'filled',
+      sizeBase: '0.4',
+      requestedBase: '0.4',
+      filledBase: '0.4',
+    } as unknown as PerpOrderRecord
+    const list = await listPositions(deps([], { tasks: [t], orders: [o] }), key)
+    expect(list.accounts[0]?.positions[0]?.holders).toEqual([
+      { kind: 'left_at_venue', taskId, leg: 'short', sizeBase: '-0.1' },
+      { kind: 'direct_orders', taskId: null, leg: null, sizeBase: '-0.4' },
     ])
   })
 

@@ -75,7 +75,12 @@ function holderViews(
     if (size.isZero()) return []
     return [
       {
-        kind: h.taskId === undefined ? 'direct_orders' : 'task_leg',
+        kind:
+          h.taskId === undefined
+            ? 'direct_orders'
+            : h.leftAtVenue
+              ? 'left_at_venue'
+              : 'task_leg',
         taskId: h.taskId ?? null,
         leg: h.leg ?? null,
         sizeBase: decString(size),

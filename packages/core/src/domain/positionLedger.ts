@@ -11,6 +11,11 @@ export interface LedgerHolder {
   /** the task whose leg it is; absent for the direct orders */
   readonly taskId?: string | undefined
   readonly leg?: 'long' | 'short' | undefined
+  /**
+   * the part of the task's leg its close left at the venue (too small for
+   * an order there), not the leg itself
+   */
+  readonly leftAtVenue?: true | undefined
   /** what the fills of its own orders booked so far add up to */
   readonly position: string
   /** what its orders in flight may still buy (≥ 0) */

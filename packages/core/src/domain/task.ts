@@ -15,6 +15,17 @@ export const TASK_STATUSES = [
 
 export type TaskStatus = (typeof TASK_STATUSES)[number]
 
+/**
+ * States in which a task still holds its venue accounts, and which the
+ * task worker claims.
+ */
+export const ACTIVE_TASK_STATUSES: readonly TaskStatus[] = [
+  'pending',
+  'running',
+  'resizing',
+  'closing',
+]
+
 export const TERMINAL_TASK_STATUSES: readonly TaskStatus[] = [
   'closed',
   'cancelled',

@@ -1144,7 +1144,7 @@ function activeCountTests(store: GetStore) {
     expect(await store().tasks.countActiveByOwner(owner)).toBe(0)
   })
 
-  test('tasks: listOnMarket lists the owner’s active tasks with a leg on one venue market', async () => {
+  test('tasks: listOnMarket lists the owner’s active tasks with a leg on one venue market, and ended ones that left a part there', async () => {
     const owner = newOwner()
     const tasks = store().tasks
     const on = { owner, venue: 'aster' as const, market: 'BTCUSDT' }
@@ -1162,9 +1162,25 @@ function activeCountTests(store: GetStore) {
         shortMarket: 'BTC',
       }),
     ]
+    // what a close left at the venue is still held there: the ended task
+    // that left it is a holder
+    const leftShort = {
+      ...EMPTY_ENGINE_STATE,
+      leftAtVenue: { short: '0.0002' },
+    }
+    keep.push(
+      task({ owner, status: 'closed', engineState: leftShort }),
+      task({ owner, status: 'failed', engineState: leftShort }),
+    )
     const skip = [
       task({ owner, status: 'closed' }),
       task({ owner, status: 'failed' }),
+      task({
+        owner,
+        status: 'closed',
+        shortMarket: 'ETHUSDT',
+        engineState: leftShort,
+      }),
       task({ owner, status: 'running', shortMarket: 'ETHUSDT' }),
       task({ owner, status: 'running', shortVenue: 'lighter' }),
       task({ status: 'running' }),

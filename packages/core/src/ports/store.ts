@@ -217,9 +217,10 @@ export interface TaskRepo {
    */
   recordObservations(entries: readonly TaskObservation[]): Promise<string[]>
   /**
-   * Tasks of the account market's owner in pending, running, resizing or
-   * closing with a leg on its venue and market: the task holders of its
-   * position ledger.
+   * Tasks of the account market's owner with a leg on its venue and
+   * market, in pending, running, resizing or closing, or ended with a part
+   * their close left at the venue (`engineState.leftAtVenue`): the task
+   * holders of its position ledger.
    */
   listOnMarket(market: AccountMarket): Promise<TaskRecord[]>
 }

@@ -27,13 +27,19 @@ const AccountRead = {
 
 /**
  * Who in dn holds part of a venue position (docs/positions.md): a task's
- * leg, the owner's direct orders on that market together, or no one (a
- * change made outside dn: `unattributed`). `sizeBase` is signed, positive
- * long; the holders add up to the venue's net.
+ * leg, the part of one its close left at the venue (`left_at_venue`), the
+ * owner's direct orders on that market together, or no one (a change made
+ * outside dn: `unattributed`). `sizeBase` is signed, positive long; the
+ * holders add up to the venue's net.
  */
 const PositionHolder = v.object({
-  kind: v.picklist(['task_leg', 'direct_orders', 'unattributed']),
-  /** the task, for a task leg; else null */
+  kind: v.picklist([
+    'task_leg',
+    'left_at_venue',
+    'direct_orders',
+    'unattributed',
+  ]),
+  /** the task, for a task leg or what it left; else null */
   taskId: v.nullable(v.pipe(v.string(), v.uuid())),
   /** which leg of it; else null */
   leg: v.nullable(v.picklist(['long', 'short'])),

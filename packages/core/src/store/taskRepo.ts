@@ -1,5 +1,10 @@
 import { sql } from 'kysely'
-import type { ResizeRequest, TaskRecord, TaskStatus } from '../domain/task.js'
+import {
+  ACTIVE_TASK_STATUSES,
+  type ResizeRequest,
+  type TaskRecord,
+  type TaskStatus,
+} from '../domain/task.js'
 import type { TaskEngineState } from '../domain/taskEngineState.js'
 import type { TaskRepo } from '../ports/store.js'
 import type { TasksTable } from './database.js'
@@ -56,14 +61,6 @@ const taskFields: FieldMap<TaskRecord, TasksTable> = {
 }
 
 const IMMUTABLE: (keyof TaskRecord)[] = ['id', 'owner', 'apiKeyId', 'createdAt']
-
-/** States in which the owner's task still holds the venue account. */
-const ACTIVE_TASK_STATUSES: readonly TaskStatus[] = [
-  'pending',
-  'running',
-  'resizing',
-  'closing',
-]
 
 /** Neither leg holds a booked size (`TaskUpdateGuard.unbooked`). */
 const UNBOOKED = sql<boolean>`(long_size is null or long_size = ${'0'}) and (short_size is null or short_size = ${'0'})`
@@ -122,7 +119,15 @@ export function taskRepo(scope: RepoScope): TaskRepo {
         .selectFrom('tasks')
         .selectAll()
         .where('owner', '=', owner)
-        .where('status', 'in', ACTIVE_TASK_STATUSES)
+        // a task that ended still holds what its close left at the venue
+        .where((eb) =>
+          eb.or([
+            eb('status', 'in', ACTIVE_TASK_STATUSES),
+            eb.not(
+              scope.dialect.jsonFieldAbsent('engine_state', 'leftAtVenue'),
+            ),
+          ]),
+        )
         .where((eb) =>
           eb.or([
             eb.and([

@@ -4,7 +4,7 @@ import {
   type LedgerReading,
   readLedger,
 } from '../domain/positionLedger.js'
-import type { TaskRecord } from '../domain/task.js'
+import { ACTIVE_TASK_STATUSES, type TaskRecord } from '../domain/task.js'
 import type { Leg, LegOrder } from '../domain/taskEngineState.js'
 import type { AccountMarket } from '../ports/store.js'
 import { type Decimal, dec, decString } from '../util/decimal.js'
@@ -68,14 +68,29 @@ export function ledgerHolders(
     for (const leg of LEGS) {
       if (venueOf(task, leg) !== m.venue || marketOf(task, leg) !== m.market)
         continue
-      const flow = new Flow(signedLegSize(task, leg))
-      const order = task.engineState?.op?.legs[leg]
-      if (order) flow.legOrder(order)
-      holders.push({
-        ...flow.holder(legHolderId(task.id, leg)),
-        taskId: task.id,
-        leg,
-      })
+      if (ACTIVE_TASK_STATUSES.includes(task.status)) {
+        const flow = new Flow(signedLegSize(task, leg))
+        const order = task.engineState?.op?.legs[leg]
+        if (order) flow.legOrder(order)
+        holders.push({
+          ...flow.holder(legHolderId(task.id, leg)),
+          taskId: task.id,
+          leg,
+        })
+      }
+      // what the leg's close left at the venue is held there still, by
+      // the task that left it: not an unexplained part of the net
+      const left = task.engineState?.leftAtVenue?.[leg]
+      if (left !== undefined) {
+        holders.push({
+          ...new Flow(dec(left).mul(leg === 'long' ? 1 : -1)).holder(
+            `${legHolderId(task.id, leg)} left at the venue`,
+          ),
+          taskId: task.id,
+          leg,
+          leftAtVenue: true,
+        })
+      }
     }
   }
   const direct = new Flow(dec(0))

@@ -38,7 +38,7 @@ export function leftAtVenueNote(
   mark: string,
 ): string {
   const usd = dec(base).mul(mark).toFixed(2)
-  return `${LEFT_PREFIX}the ${leg} leg's ${base} ${m.market} (USD ${usd}) is below the smallest order ${m.venue} takes and would not reduce the account's net; it stays in the ${m.market} position there (dn positions), to close with the next order on that market`
+  return `${LEFT_PREFIX}the ${leg} leg's ${base} ${m.market} (USD ${usd}) is below the smallest order ${m.venue} takes and would not reduce the account's net; it stays in the ${m.market} position there, held by this task (dn positions: left by task)`
 }
 
 /** The task's error once its close is done: what the close left noted stays. */

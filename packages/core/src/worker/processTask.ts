@@ -34,14 +34,6 @@ import { monitorTask, openTask, startClose, startResize } from './taskPhases.js'
 import { RETRY_MS, type TaskStep } from './taskStep.js'
 import type { WorkerDeps } from './workerDeps.js'
 
-/** Statuses the task worker claims. */
-export const ACTIVE_TASK_STATUSES: readonly TaskStatus[] = [
-  'pending',
-  'running',
-  'resizing',
-  'closing',
-]
-
 /**
  * Statuses the task worker claims only once a check is scheduled and due:
  * a closed task whose funding or fees are still to be read

@@ -4,7 +4,11 @@ import type {
 } from '../domain/bindingBatch.js'
 import type { Lease } from '../domain/lease.js'
 import type { PerpOrderRecord, PerpOrderStatus } from '../domain/perpOrder.js'
-import type { TaskRecord, TaskStatus } from '../domain/task.js'
+import {
+  ACTIVE_TASK_STATUSES,
+  type TaskRecord,
+  type TaskStatus,
+} from '../domain/task.js'
 import { FencedOutError } from '../errors/worker.js'
 import type {
   ClaimRequest,
@@ -22,11 +26,7 @@ import {
   processBindingBatch,
 } from './processBindingBatch.js'
 import { ACTIVE_ORDER_STATUSES, processPerpOrder } from './processPerpOrder.js'
-import {
-  ACTIVE_TASK_STATUSES,
-  processTask,
-  SCHEDULED_TASK_STATUSES,
-} from './processTask.js'
+import { processTask, SCHEDULED_TASK_STATUSES } from './processTask.js'
 import { reportWorkerEvent } from './reportWorkerEvent.js'
 import type { WorkerDeps } from './workerDeps.js'
 

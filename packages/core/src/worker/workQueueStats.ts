@@ -1,7 +1,7 @@
+import { ACTIVE_TASK_STATUSES } from '../domain/task.js'
 import type { Store, WorkKind, WorkQueueDepth } from '../ports/store.js'
 import { ACTIVE_BATCH_STATUSES } from './processBindingBatch.js'
 import { ACTIVE_ORDER_STATUSES } from './processPerpOrder.js'
-import { ACTIVE_TASK_STATUSES } from './processTask.js'
 
 /** What waits for the workers now, read for metrics. */
 export interface WorkQueueStats {

@@ -1,3 +1,4 @@
+import { positionHolderLabel } from '../../../core/src/domain/positionHolderLabel.js'
 import type { BalanceAccount, PositionAccount } from './api.js'
 import { h } from './dom.js'
 import { dec, tone, usd } from './format.js'
@@ -65,13 +66,7 @@ export function positionsTable(
  * position two of them share says so.
  */
 function heldBy(holders: PositionAccount['positions'][number]['holders']) {
-  const parts = holders.map((x) =>
-    x.kind === 'task_leg'
-      ? `task ${x.taskId?.slice(0, 8)} ${x.leg} ${x.sizeBase}`
-      : x.kind === 'direct_orders'
-        ? `orders ${x.sizeBase}`
-        : `not dn ${x.sizeBase}`,
-  )
+  const parts = holders.map(positionHolderLabel)
   return holders.length > 1 ? `shared: ${parts.join(', ')}` : parts.join('')
 }
 

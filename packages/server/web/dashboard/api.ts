@@ -123,7 +123,7 @@ export interface PositionAccount extends AccountRead {
     liquidationPrice: N
     /** who in dn holds it (docs/positions.md); sizes signed */
     holders: {
-      kind: 'task_leg' | 'direct_orders' | 'unattributed'
+      kind: 'task_leg' | 'left_at_venue' | 'direct_orders' | 'unattributed'
       taskId: string | null
       leg: 'long' | 'short' | null
       sizeBase: D
