@@ -8,6 +8,8 @@ import {
 } from './sendWindow.js'
 import {
   cancelDue,
+  EDGE_WAIT_MS,
+  lookupAtEdge,
   lookupMayResend,
   neverPlacedProvableAt,
   READY_ATTEMPT,
@@ -255,6 +257,53 @@ describe('venueOrderMachine', () => {
       false,
     )
     expect(lookupMayResend(READY_ATTEMPT, edge + 1)).toBe(false)
+  })
+
+  test('lookupAtEdge: a lookup due just before the never-placed edge waits for the first whole second past it', () => {
+    const a = attemptIn('uncertain')
+    const edge = SENT_BY + DEFAULT_VISIBILITY_LAG_MS
+    const firstProvable = Math.floor(edge / 1000) * 1000 + 1000
+    expect(lookupAtEdge(a, edge - 500)).toBe(firstProvable)
+    expect(lookupAtEdge(a, edge)).toBe(firstProvable)
+    // far from it: looked up as due (the venue may show what it took)
+    expect(lookupAtEdge(a, firstProvable - EDGE_WAIT_MS - 1)).toBeNull()
+    // past it by our clock: a venue clock ahead may prove it now
+    expect(lookupAtEdge(a, edge + 1)).toBeNull()
+    // nothing to prove: shown, never sent, or not uncertain
+    expect(lookupAtEdge({ ...a, seen: true }, edge)).toBeNull()
+    expect(lookupAtEdge({ ...a, sendBy: null }, edge)).toBeNull()
+    expect(lookupAtEdge(attemptIn('open'), edge)).toBeNull()
+  })
+
+  test('property: lookupAtEdge never holds back a lookup that could prove a send never placed, and holds one back at most EDGE_WAIT_MS', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -30_000, max: 30_000 }),
+        fc.integer({ min: 0, max: 30_000 }),
+        fc.option(fc.integer({ min: -60_000, max: 60_000 })),
+        (offset, lag, venueAhead) => {
+          const a = attemptIn('uncertain')
+          const now = SENT_BY + lag + offset
+          const at = lookupAtEdge(a, now, lag)
+          if (at === null) return
+          expect(at).toBeGreaterThan(now)
+          expect(at - now).toBeLessThanOrEqual(EDGE_WAIT_MS)
+          // whatever the venue's clock, a "not found" asked now proves nothing
+          const next = venueOrderMachine(
+            a,
+            venueAhead === null
+              ? { type: 'notSeen', now }
+              : {
+                  type: 'notSeen',
+                  now,
+                  venueTimeAtLeast: now + venueAhead,
+                  visibilityLagMs: lag,
+                },
+          )
+          expect(next?.status).toBe('uncertain')
+        },
+      ),
+    )
   })
 
   test('behavior: an order the venue showed is never taken as never placed', () => {

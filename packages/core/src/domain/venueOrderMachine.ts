@@ -183,6 +183,40 @@ export function lookupMayResend(
   return now > a.sendBy + visibilityLagMs
 }
 
+/**
+ * How near its never-placed edge a lookup of an unseen send waits for it
+ * rather than go before it.
+ */
+export const EDGE_WAIT_MS = 3_000
+
+/**
+ * When a lookup of `a` due `now` had better wait for the first moment a
+ * "not found" can prove its last send never placed: our clock and the
+ * venue's (its `Date`, in whole seconds) past the send's signed deadline
+ * plus the venue's visibility lag (`neverPlaced`). One sent before that
+ * spends a request and a second or two of the order's queue deadline,
+ * and the proof then waits for the next. A lookup due that near waits (at
+ * most EDGE_WAIT_MS, the latency of finding a send the venue did take);
+ * one due past the edge by our clock goes, as the venue's may be ahead.
+ * In the venue-fault suite, a lookup claimed 0.6 s before the edge (its
+ * worker busy) left the proof 6 s later, and the send that followed 60 ms
+ * past the order's queue deadline.
+ * @returns Unix ms to look up at instead, or null to look up now
+ */
+export function lookupAtEdge(
+  a: VenueOrderAttempt,
+  now: number,
+  visibilityLagMs: number = DEFAULT_VISIBILITY_LAG_MS,
+): number | null {
+  if (a.seen || a.sendBy === null || a.status !== 'uncertain') return null
+  const edge = a.sendBy + visibilityLagMs
+  // past it by our clock, a venue clock ahead of ours may prove it now
+  if (now > edge) return null
+  // the first whole second past the edge, which a venue's Date can show
+  const provable = Math.floor(edge / 1000) * 1000 + 1000
+  return provable - now > EDGE_WAIT_MS ? null : provable
+}
+
 /** A live order its owner or its deadline wants gone: cancel it there. */
 export function cancelDue(a: VenueOrderAttempt): boolean {
   return isLiveAttempt(a) && (a.cancelRequested || a.expired)

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import type { PerpOrderRecord } from '../domain/perpOrder.js'
 import { NEVER_PLACED_AFTER_MS, SEND_WINDOW_MS } from '../domain/sendWindow.js'
+import { EDGE_WAIT_MS } from '../domain/venueOrderMachine.js'
 import { RequestBudgetError, VenueUnavailableError } from '../errors/venue.js'
 import type { Repos } from '../ports/store.js'
 import { orderLock } from './accountMarketLock.js'
@@ -298,7 +299,10 @@ describe('processPerpOrder: submit', () => {
     const { step, hl, clock } = await bed(ioc, 'lost')
     hl.state.venueNow = () => clock.ms
     expect(await step()).toMatchObject({ status: 'unknown' })
-    // at the edge the venue may still show it: looked at again just after
+    clock.ms = EDGE - 10_000
+    expect(await step()).toMatchObject({ status: 'unknown' })
+    // at the edge the venue may still show it: no lookup then can prove
+    // it absent, so none goes; it is looked at just after
     clock.ms = EDGE
     expect(await step()).toMatchObject({
       status: 'unknown',
@@ -336,13 +340,35 @@ describe('processPerpOrder: submit', () => {
     const { step, hl, clock } = await bed(ioc, 'lost')
     hl.state.venueNow = () => clock.ms + 60_000
     expect(await step()).toMatchObject({ status: 'unknown' })
-    clock.ms = EDGE
+    clock.ms = EDGE - EDGE_WAIT_MS
+    expect(await step()).toMatchObject({
+      status: 'unknown',
+      nextCheckAt: iso(EDGE + 1),
+    })
+    expect(hl.calls.filter((c) => c.startsWith('order '))).toHaveLength(1)
+    clock.ms = EDGE + 1
+    expect(await step()).toMatchObject({ status: 'pending' })
+  })
+
+  test('behavior: a lookup due just before the never-placed edge waits for it instead of asking in vain, then proves it at once', async () => {
+    const { step, hl, clock } = await bed(ioc, 'lost')
+    hl.state.venueNow = () => clock.ms
+    expect(await step()).toMatchObject({ status: 'unknown' })
+    // due (a busy worker claimed it late) 2 s before the edge
+    clock.ms = EDGE - 1_500
     expect(await step()).toMatchObject({
       status: 'unknown',
       nextCheckAt: iso(EDGE + 1_000),
     })
-    clock.ms = EDGE + 1
-    expect(await step()).toMatchObject({ status: 'pending' })
+    expect(hl.calls.filter((c) => c.startsWith('order '))).toEqual([])
+    clock.ms = EDGE + 1_000
+    expect(await step()).toMatchObject({ status: 'pending', observedAt: null })
+    expect(hl.calls.filter((c) => c.startsWith('order '))).toEqual([
+      `order ${CLOID} @order`,
+    ])
+    hl.state.script = 'fill'
+    expect(await step()).toMatchObject({ status: 'filled' })
+    expect(hl.sent.map((r) => r.clientOrderId)).toEqual([CLOID, CLOID])
   })
 
   test('behavior: an uncertain IOC send that landed is found by the venue-timed lookup, never resent', async () => {

@@ -9,6 +9,7 @@ import {
   cancelDue,
   isFinalAttempt,
   isLiveAttempt,
+  lookupAtEdge,
   type NotSeenEvent,
   neverPlacedProvableAt,
   type VenueOrderAttempt,
@@ -389,9 +390,14 @@ async function reconcile(step: Step): Promise<number | null> {
   if (now >= Date.parse(order.expiresAt)) {
     attempt = venueOrderTransition(attempt, { type: 'expired' })
   }
+  // our clock as the lookup goes (not as the step began): the never-placed
+  // rule wants it past the edge when the venue is asked
+  const asked = deps.clock.now()
+  const atEdge = lookupAtEdge(attempt, asked, adapter.visibilityLagMs)
+  if (atEdge !== null) return atEdge
   const found = await reconcileVenueOrder(io, order.clientOrderId, {
     attempt,
-    now,
+    now: asked,
   })
   if (found.type === 'unreachable') {
     // no note on the order (it says what the venue last showed); the log
@@ -405,7 +411,7 @@ async function reconcile(step: Step): Promise<number | null> {
     return now + unansweredWaitMs(found.error)
   }
   if (found.type === 'notSeen') {
-    return notFound(step, attempt, { ...found, now })
+    return notFound(step, attempt, { ...found, now: asked })
   }
   const seen = venueOrderTransition(attempt, found)
   const lookAt = await apply(step, seen, found.order)
