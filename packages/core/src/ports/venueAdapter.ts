@@ -151,6 +151,11 @@ export interface StreamedAccount {
   credential(): Promise<VenueCredential>
 }
 
+/** How urgently a quote's REST read is sent (`VenueAdapter.quote`). */
+export interface QuoteOptions {
+  readonly priority?: RequestPriority | undefined
+}
+
 /** How a read may be served and how urgently it is sent. */
 export interface ReadOptions {
   /** a snapshot at most this old may be served instead of a new read @default 0 */
@@ -212,7 +217,15 @@ export interface VenueAdapter {
    * reads; absent on an adapter that cannot list its markets
    */
   symbols?(): Promise<readonly string[]>
-  quote(symbol: string): Promise<MarketQuote>
+  /**
+   * A fresh quote: the market stream's while it is fresh, else one shared
+   * REST read. `options.priority` is that read's (@default the adapter's
+   * own for quotes, ahead of routine reads); `order` for the quote an
+   * order is priced from just before it is sent, which is part of sending
+   * it: under faults a spent urgent share held a market order unpriced
+   * until its queue deadline (the venue-fault suite)
+   */
+  quote(symbol: string, options?: QuoteOptions): Promise<MarketQuote>
   /**
    * The builder fee this adapter attaches to an order, as a fraction of
    * its filled notional (contract: 0.00015, doubled on a strategy leg

@@ -145,7 +145,7 @@ async function closeReachable(
   const held = (l: Leg) => (l === 'long' ? task.longSize : task.shortSize)
   const open = LEGS.filter((l) => io[l] && dec(held(l) ?? '0').gt(0))
   if (open.length === 0) return null
-  const m = await readMarkets(step)
+  const m = await readMarkets(step, 'order')
   const seq = step.state.seq + 1
   const legs: Partial<Record<Leg, LegOrder>> = {}
   for (const l of open) {

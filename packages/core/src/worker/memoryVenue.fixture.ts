@@ -9,6 +9,7 @@ import {
 import type { Store } from '../ports/store.js'
 import type {
   LookupOptions,
+  QuoteOptions,
   VenueAdapter,
   VenueOrder,
   VenueOrderRequest,
@@ -48,6 +49,8 @@ function memoryVenue(venue: VenueId) {
   const orders = new Map<string, VenueOrder>()
   const sent: VenueOrderRequest[] = []
   const calls: string[] = []
+  /** the priority each quote was asked at ('default' when none) */
+  const quotes: string[] = []
   const state = {
     script: 'fill' as PlaceScript,
     mark: '100',
@@ -99,14 +102,17 @@ function memoryVenue(venue: VenueId) {
             minBase: '0.01',
             maxLeverage: 20,
           },
-    quote: async (symbol: string) => ({
-      venue,
-      symbol,
-      mark: state.mark,
-      bid: state.mark,
-      ask: state.mark,
-      fundingRateHourly: '0',
-    }),
+    quote: async (symbol: string, read?: QuoteOptions) => {
+      quotes.push(read?.priority ?? 'default')
+      return {
+        venue,
+        symbol,
+        mark: state.mark,
+        bid: state.mark,
+        ask: state.mark,
+        fundingRateHourly: '0',
+      }
+    },
     place: async (_cred: unknown, r: VenueOrderRequest) => {
       calls.push(`place ${r.clientOrderId}`)
       if (
@@ -175,6 +181,7 @@ function memoryVenue(venue: VenueId) {
     orders,
     sent,
     calls,
+    quotes,
     state,
     /** adds `size` (signed) to the account's net position on `market` */
     hold,

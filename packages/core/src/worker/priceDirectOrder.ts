@@ -19,7 +19,8 @@ export async function priceDirectOrder(
 ): Promise<{ size: string; price: string }> {
   const rules = await adapter.rules(order.market)
   if (!rules) throw rejected(`${order.venue} no longer lists ${order.market}`)
-  const quote = await adapter.quote(order.market)
+  // part of sending the order: its read goes at the order's priority
+  const quote = await adapter.quote(order.market, { priority: 'order' })
   const plan = planOrder(
     rules,
     quote,

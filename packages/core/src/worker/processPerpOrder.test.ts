@@ -156,6 +156,8 @@ describe('processPerpOrder: submit', () => {
       nextCheckAt: null,
     })
     expect(hl.sent[0]).toMatchObject({ timeInForce: 'ioc', price: '99' })
+    // the quote it is priced from is part of sending it
+    expect(hl.quotes).toEqual(['order'])
   })
 
   test('behavior: refused by the venue, it is rejected with the reason', async () => {

@@ -153,7 +153,7 @@ function shareOne(adapter: VenueAdapter, clock: Clock): VenueAdapter {
     venue: adapter.venue,
     sendWindowMs: adapter.sendWindowMs,
     rules: (symbol) => adapter.rules(symbol),
-    quote: (symbol) => adapter.quote(symbol),
+    quote: (symbol, read) => adapter.quote(symbol, read),
     builderFeeRate: (paired) => adapter.builderFeeRate?.(paired) ?? '0',
     async place(cred, order) {
       const key = `${accountKey(cred)}|${order.clientOrderId}`

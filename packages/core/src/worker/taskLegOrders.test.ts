@@ -107,6 +107,8 @@ describe('task legs: send', () => {
         validUntil: FIXTURE_NOW + SEND_WINDOW_MS,
         pairedWithLighter: false,
       })
+      // the quotes the legs are priced from are part of sending them
+      expect(new Set(v.quotes)).toEqual(new Set(['order']))
     }
   })
 

@@ -2,6 +2,7 @@ import { apyPct } from '../domain/fundingApy.js'
 import type { Leg } from '../domain/taskEngineState.js'
 import type { VenueId } from '../domain/venue.js'
 import { VenueUnavailableError } from '../errors/venue.js'
+import type { RequestPriority } from '../limits/requestPriority.js'
 import type { MarketQuote, MarketRules } from '../ports/marketData.js'
 import { type Decimal, dec, decString } from '../util/decimal.js'
 import { msToIso } from '../util/time.js'
@@ -19,9 +20,14 @@ export function failedVenue(err: unknown): VenueId | null {
   return err instanceof Error ? (failedOn.get(err) ?? null) : null
 }
 
-/** Rules and a fresh quote for both legs. */
+/**
+ * Rules and a fresh quote for both legs; `priority` the quotes' reads'
+ * (`order` where the legs' orders are priced from them and sent at once,
+ * which is part of sending them)
+ */
 export async function readMarkets(
   step: TaskStep,
+  priority?: RequestPriority,
 ): Promise<Record<Leg, LegMarket>> {
   const read = async (leg: Leg): Promise<LegMarket> => {
     const adapter = step.deps.adapters[venueOf(step.task, leg)]
@@ -30,7 +36,7 @@ export async function readMarkets(
       const rules = await adapter.rules(symbol)
       if (!rules)
         throw new RangeError(`${adapter.venue} no longer lists ${symbol}`)
-      return { rules, quote: await adapter.quote(symbol) }
+      return { rules, quote: await adapter.quote(symbol, { priority }) }
     } catch (err) {
       if (err instanceof VenueUnavailableError) failedOn.set(err, adapter.venue)
       throw err

@@ -41,7 +41,7 @@ export async function openTask(step: TaskStep): Promise<number | null> {
   // a venue it cannot use fails the task here (processTask's abandonTask),
   // before any market is read
   await step.io()
-  const m = await readMarkets(step)
+  const m = await readMarkets(step, 'order')
   const step_ = commonStep(m.long.rules.sizeStep, m.short.rules.sizeStep)
   const high = dec(m.long.quote.mark).gt(m.short.quote.mark)
     ? m.long.quote.mark
@@ -149,7 +149,7 @@ export async function startClose(
     short: task.shortSize ?? '0',
   }
   const open = LEGS.filter((l) => dec(booked[l]).gt(0))
-  const m = open.length === 0 ? null : await readMarkets(step)
+  const m = open.length === 0 ? null : await readMarkets(step, 'order')
   const exits: Partial<Record<Leg, LegExit>> = {}
   for (const l of open) {
     exits[l] = await legExit(step, l, booked[l], (m as Markets)[l])
@@ -208,7 +208,7 @@ export async function startResize(step: TaskStep): Promise<number | null> {
     long: req?.longTargetBase ?? null,
     short: req?.shortTargetBase ?? null,
   }
-  const m = await readMarkets(step)
+  const m = await readMarkets(step, 'order')
   const key = await workerApiKey(deps, task.apiKeyId)
   const seq = step.state.seq + 1
   const legs: Partial<Record<Leg, LegOrder>> = {}
@@ -284,7 +284,7 @@ const CLAIMED_POSITIONS_MAX_AGE_MS = 60_000
 export async function monitorTask(step: TaskStep): Promise<number | null> {
   const { deps, task, now } = step
   const io = await step.io()
-  const m = await readMarkets(step)
+  const m = await readMarkets(step, 'order')
   const near = step.state.nearThreshold === true
   const positions = await Promise.all(
     LEGS.map(async (l) =>

@@ -20,6 +20,8 @@ runVenueAdapterContract('aster protocol against its fake', async () => {
     adapter: createAsterAdapter({
       baseUrl: fake.url,
       budget: budgetAsks(createAsterBudget({}), budgetAsked),
+      // every quote reads the venue: the contract sees how it is sent
+      marketMaxAgeMs: 0,
     }),
     budgetAsked,
     cred,

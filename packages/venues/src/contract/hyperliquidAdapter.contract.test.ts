@@ -46,6 +46,8 @@ runVenueAdapterContract('hyperliquid protocol against its fake', async () => {
       baseUrl: fake.url,
       isMainnet: true,
       budget: budgetAsks(createHlBudget({}), budgetAsked),
+      // every quote reads the venue: the contract sees how it is sent
+      marketMaxAgeMs: 0,
     }),
     budgetAsked,
     cred: {

@@ -20,6 +20,8 @@ for (const [venue, seed] of [
         // the account's whole limit: the suite's requests fill more than
         // the half a deployment keeps for itself on the standard tier
         budget: budgetAsks(createLighterBudget({ share: 1 }), budgetAsked),
+        // every quote reads the venue: the contract sees how it is sent
+        marketMaxAgeMs: 0,
       }),
       budgetAsked,
       cred: bed.cred,

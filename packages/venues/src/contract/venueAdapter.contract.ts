@@ -283,6 +283,24 @@ export function runVenueAdapterContract(
       }
     })
 
+    test('a quote read goes as urgent unless asked at an order priority (the price an order is sent at)', async () => {
+      const asked = bed.budgetAsked
+      if (!asked) return
+      // the listing and funding intervals, read once and kept
+      await bed.adapter.quote(bed.market)
+      const quoted = async (options?: { priority: 'order' }) => {
+        // a millisecond on: the snapshot is past its age of 0
+        await new Promise((r) => setTimeout(r, 2))
+        asked.length = 0
+        const q = await bed.adapter.quote(bed.market, options)
+        expect(Number(q.mark)).toBeGreaterThan(0)
+        expect(asked.length).toBeGreaterThan(0)
+        return new Set(asked)
+      }
+      expect(await quoted()).toEqual(new Set(['urgent']))
+      expect(await quoted({ priority: 'order' })).toEqual(new Set(['order']))
+    })
+
     test("a lookup timed by the venue's clock, where the adapter tells it: that clock when it answered, whole seconds; else no lag either (the skew allowance rules)", async () => {
       const timed = bed.adapter.orderWithVenueTime?.bind(bed.adapter)
       if (!timed) {

@@ -7,6 +7,7 @@ import {
   type LookupOptions,
   type MarketQuote,
   type MarketRules,
+  type QuoteOptions,
   type ReadOptions,
   type RequestBudget,
   type RequestPriority,
@@ -221,15 +222,19 @@ export function createAsterAdapter(options: AsterAdapterOptions): AsterAdapter {
   })
   const marketMaxAge = options.marketMaxAgeMs ?? 2_000
   // every symbol in one request each: one read serves every task
-  const marks = createSharedRead(clock, () =>
-    publicGet('/fapi/v3/premiumIndex'),
+  const marks = createSharedRead<undefined, unknown, RequestPriority>(
+    clock,
+    (_, priority) => publicGet('/fapi/v3/premiumIndex', [], priority),
   )
-  const books = createSharedRead(clock, () =>
-    publicGet('/fapi/v3/ticker/bookTicker'),
+  const books = createSharedRead<undefined, unknown, RequestPriority>(
+    clock,
+    (_, priority) => publicGet('/fapi/v3/ticker/bookTicker', [], priority),
   )
-  const fundingIntervals = createSharedRead(clock, () =>
-    publicGet('/fapi/v3/fundingInfo'),
-  )
+  const fundingIntervals = createSharedRead<
+    undefined,
+    unknown,
+    RequestPriority
+  >(clock, (_, priority) => publicGet('/fapi/v3/fundingInfo', [], priority))
   const nonces = createAsterNonces(clock)
   const builder = options.builder && {
     address: getAddress(options.builder.address),
@@ -286,14 +291,18 @@ export function createAsterAdapter(options: AsterAdapterOptions): AsterAdapter {
 
   /** A public read; a refusal (e.g. -1121) means the data is unavailable. */
   /** Market data: one read serves every quote, so it goes before routine reads. */
-  async function publicGet(path: string, params: AsterParam[] = []) {
+  async function publicGet(
+    path: string,
+    params: AsterParam[] = [],
+    priority: RequestPriority = 'urgent',
+  ) {
     try {
       return await send({
         method: 'GET',
         path,
         params: formEncode(params),
         kind: 'read',
-        priority: 'urgent',
+        priority,
       })
     } catch (err) {
       if (err instanceof VenueRejectedError) {
@@ -327,8 +336,11 @@ export function createAsterAdapter(options: AsterAdapterOptions): AsterAdapter {
     return map
   }
 
-  async function intervalHours(symbol: string): Promise<number> {
-    const raw = (await fundingIntervals.get(undefined, ttl)).value
+  async function intervalHours(
+    symbol: string,
+    priority?: RequestPriority,
+  ): Promise<number> {
+    const raw = (await fundingIntervals.get(undefined, ttl, priority)).value
     const row = Array.isArray(raw)
       ? raw.find((r) => isObj(r) && r.symbol === symbol)
       : undefined
@@ -550,7 +562,8 @@ export function createAsterAdapter(options: AsterAdapterOptions): AsterAdapter {
 
     symbols: async () => [...(await symbols()).keys()],
 
-    async quote(symbol: string): Promise<MarketQuote> {
+    async quote(symbol: string, read?: QuoteOptions): Promise<MarketQuote> {
+      const priority = read?.priority
       const s = freshFromStream(
         options.marketStream,
         symbol,
@@ -558,7 +571,7 @@ export function createAsterAdapter(options: AsterAdapterOptions): AsterAdapter {
         options.streamMaxAgeMs ?? 3_000,
       )
       if (s?.fundingRate !== undefined && s.bid !== undefined) {
-        const hours = await intervalHours(symbol)
+        const hours = await intervalHours(symbol, priority)
         return quoteFromStream(
           'aster',
           symbol,
@@ -568,9 +581,9 @@ export function createAsterAdapter(options: AsterAdapterOptions): AsterAdapter {
         )
       }
       const [allMarks, allBooks, hours] = await Promise.all([
-        marks.get(undefined, marketMaxAge),
-        books.get(undefined, marketMaxAge),
-        intervalHours(symbol),
+        marks.get(undefined, marketMaxAge, priority),
+        books.get(undefined, marketMaxAge, priority),
+        intervalHours(symbol, priority),
       ])
       const premium = rowOf(allMarks.value, symbol)
       const book = rowOf(allBooks.value, symbol)

@@ -9,6 +9,7 @@ import {
   type LookupOptions,
   type MarketQuote,
   type MarketRules,
+  type QuoteOptions,
   type ReadOptions,
   type RequestBudget,
   type RequestPriority,
@@ -383,7 +384,7 @@ export function createHyperliquidAdapter(
 
     symbols: () => listing.mainSymbols(),
 
-    async quote(symbol: string): Promise<MarketQuote> {
+    async quote(symbol: string, read?: QuoteOptions): Promise<MarketQuote> {
       const now = clock.now()
       const s = freshFromStream(options.marketStream, symbol, now, streamMaxAge)
       if (s?.fundingRate !== undefined) {
@@ -395,7 +396,7 @@ export function createHyperliquidAdapter(
           nextSettlement(s.at),
         )
       }
-      const hit = await listing.ctx(symbol, marketMaxAge)
+      const hit = await listing.ctx(symbol, marketMaxAge, read?.priority)
       if (!hit) {
         throw new VenueUnavailableError(`hyperliquid: no market ${symbol}`)
       }

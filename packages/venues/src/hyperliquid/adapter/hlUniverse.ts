@@ -1,6 +1,7 @@
 import {
   type Clock,
   createSharedRead,
+  type RequestPriority,
   type VenueUnavailableError,
 } from '@dn/core'
 import { decField, isObj, unexpectedAnswer } from '../../wire/jsonFields.js'
@@ -38,11 +39,13 @@ interface HlUniverse {
   mainSymbols(): Promise<readonly string[]>
   /**
    * The context (mark, funding, impact prices) of `symbol` from one read
-   * of its whole dex at most `maxAgeMs` old, shared by every caller
+   * of its whole dex at most `maxAgeMs` old, shared by every caller; a
+   * read it sends goes at `priority` (@default `urgent`)
    */
   ctx(
     symbol: string,
     maxAgeMs: number,
+    priority?: RequestPriority,
   ): Promise<{ ctx: HlAssetCtx; at: number } | undefined>
   /**
    * The builder-deployed dexes this process has read markets of: where its
@@ -80,7 +83,10 @@ export function createHlUniverse(
   const metas = createSharedRead(clock, load)
   const seen = new Set<string>()
 
-  async function load(dex: string): Promise<HlMeta | undefined> {
+  async function load(
+    dex: string,
+    priority: RequestPriority | undefined,
+  ): Promise<HlMeta | undefined> {
     let offset = 0
     if (dex !== '') {
       const position = (await builderDexes()).indexOf(dex)
@@ -95,7 +101,7 @@ export function createHlUniverse(
       'read',
       // one read per dex serves every quote and order price: bounded by
       // its age, it goes ahead of routine monitoring
-      'urgent',
+      priority ?? 'urgent',
     )
     seen.add(dex)
     return parseMetaAndCtxs(raw, offset)
@@ -107,8 +113,8 @@ export function createHlUniverse(
     mainSymbols: async () => [
       ...((await metas.get('', ttl)).value?.assets.keys() ?? []),
     ],
-    async ctx(symbol, maxAgeMs) {
-      const snap = await metas.get(dexOf(symbol), maxAgeMs)
+    async ctx(symbol, maxAgeMs, priority) {
+      const snap = await metas.get(dexOf(symbol), maxAgeMs, priority)
       const ctx = snap.value?.ctxs.get(symbol)
       return ctx && { ctx, at: snap.at }
     },

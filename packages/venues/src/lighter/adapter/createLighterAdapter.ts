@@ -6,7 +6,9 @@ import {
   type LookupOptions,
   type MarketQuote,
   type MarketRules,
+  type QuoteOptions,
   type ReadOptions,
+  type RequestPriority,
   type StreamedAccount,
   systemClock,
   type VenueAdapter,
@@ -219,20 +221,31 @@ export function createLighterAdapter(
   >()
 
   /** every perp market, with its mark: one request for all of them */
-  async function loadMarkets(): Promise<LighterMarket[]> {
+  async function loadMarkets(
+    _: undefined,
+    priority: RequestPriority | undefined,
+  ): Promise<LighterMarket[]> {
     // one read serves every quote and order price: ahead of routine reads
     const raw = await transport.get(
       'orderBookDetails',
       { market_id: 255, filter: 'perp' },
       undefined,
-      'urgent',
+      priority ?? 'urgent',
     )
     return parseLighterMarkets(raw)
   }
 
   /** Lighter's funding rate per hour of every market, by market id */
-  async function loadFundingRates(): Promise<Map<number, string>> {
-    const raw = await transport.get('funding-rates', {}, undefined, 'urgent')
+  async function loadFundingRates(
+    _: undefined,
+    priority: RequestPriority | undefined,
+  ): Promise<Map<number, string>> {
+    const raw = await transport.get(
+      'funding-rates',
+      {},
+      undefined,
+      priority ?? 'urgent',
+    )
     const rates = new Map<number, string>()
     if (!Array.isArray(raw.funding_rates)) return rates
     for (const r of raw.funding_rates) {
@@ -392,8 +405,11 @@ export function createLighterAdapter(
 
     symbols: async () => (await markets()).map((m) => m.symbol),
 
-    async quote(symbol: string): Promise<MarketQuote> {
-      if (!marketList.peek(undefined)) await markets()
+    async quote(symbol: string, read?: QuoteOptions): Promise<MarketQuote> {
+      const priority = read?.priority
+      if (!marketList.peek(undefined)) {
+        await marketList.get(undefined, ttl, priority)
+      }
       const s = freshFromStream(
         stream,
         symbol,
@@ -410,8 +426,8 @@ export function createLighterAdapter(
         )
       }
       const [snap, rates] = await Promise.all([
-        marketList.get(undefined, marketMaxAge),
-        fundingRates.get(undefined, FUNDING_RATES_MAX_AGE_MS),
+        marketList.get(undefined, marketMaxAge, priority),
+        fundingRates.get(undefined, FUNDING_RATES_MAX_AGE_MS, priority),
       ])
       const m = snap.value.find((x) => x.symbol === symbol)
       if (!m?.mark)
