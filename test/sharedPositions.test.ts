@@ -110,14 +110,12 @@ describe.each(dialects())(
     })
 
     test("a close whose leg part is below the venue's smallest order and would grow the net's other side leaves it there, noted, and sends nothing the venue refuses", async () => {
-      const a = await bed.createTask(o, {
+      const ta = await openRunning({
         longVenue: 'hl',
         longMarket: 'BTC',
         sizeUsd: 25,
       })
-      await bed.drain()
-      const ta = await get(a)
-      expect(ta.status, JSON.stringify(ta)).toBe('running')
+      const a = ta.taskId
       // a direct short larger than the leg: the venue's net is short
       await sellDirect('hl', 'BTC', Number(ta.longSize) * 2)
       const shortNet = net('hl', 'BTC')
@@ -152,14 +150,12 @@ describe.each(dialects())(
         position: ta.longSize,
       })
       expect(readLedger(holders, net('hl', 'BTC')).external).toBe('0')
-      const b = await bed.createTask(o, {
+      const tb = await openRunning({
         shortVenue: 'hl',
         shortMarket: 'BTC',
         sizeUsd: 300,
       })
-      await bed.drain()
-      const tb = await get(b)
-      expect(tb.status, JSON.stringify(tb)).toBe('running')
+      const b = tb.taskId
       for (let i = 0; i < 3; i++) {
         await bed.advance(CYCLE_MS)
         expect(await get(b)).toMatchObject({
@@ -174,6 +170,15 @@ describe.each(dialects())(
       // what is left at hl: the direct short and the closed task's part
       expect(Number(net('hl', 'BTC'))).toBeCloseTo(-Number(ta.longSize), 9)
     })
+
+    /** a task created and run until it opened */
+    async function openRunning(body: Record<string, unknown>) {
+      const id = await bed.createTask(o, body)
+      await bed.drain()
+      const t = await get(id)
+      expect(t.status, JSON.stringify(t)).toBe('running')
+      return t
+    }
 
     /** a direct market short of `sizeBase`, through the API, run */
     async function sellDirect(

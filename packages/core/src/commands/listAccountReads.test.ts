@@ -120,31 +120,41 @@ describe('listPositions', () => {
     })
   })
 
-  test('holders: a task leg, the direct orders, and what no one in dn holds add up to the net', async () => {
-    const taskId = '00000000-0000-4000-8000-000000000001'
-    const t = {
-      id: taskId,
+  /** a task short hl ETH (long aster ETHUSDT) */
+  const ethTask = (id: string, patch: Partial<TaskRecord>) =>
+    ({
+      id,
       owner: '0xabc',
-      status: 'running',
       longVenue: 'aster',
       longMarket: 'ETHUSDT',
       shortVenue: 'hl',
       shortMarket: 'ETH',
-      longSize: '0.3',
-      shortSize: '0.3',
       engineState: null,
-    } as unknown as TaskRecord
-    const o = {
+      ...patch,
+    }) as unknown as TaskRecord
+  /** a filled direct short of `size` hl ETH */
+  const ethShort = (size: string) =>
+    ({
       venue: 'hl',
       market: 'ETH',
       side: 'short',
       status: 'filled',
-      sizeBase: '0.1',
-      requestedBase: '0.1',
-      filledBase: '0.1',
-    } as unknown as PerpOrderRecord
-    const list = await listPositions(deps([], { tasks: [t], orders: [o] }), key)
-    expect(list.accounts[0]?.positions[0]?.holders).toEqual([
+      sizeBase: size,
+      requestedBase: size,
+      filledBase: size,
+    }) as unknown as PerpOrderRecord
+  const holdersOf = async (tasks: TaskRecord[], orders: PerpOrderRecord[]) =>
+    (await listPositions(deps([], { tasks, orders }), key)).accounts[0]
+      ?.positions[0]?.holders
+
+  test('holders: a task leg, the direct orders, and what no one in dn holds add up to the net', async () => {
+    const taskId = '00000000-0000-4000-8000-000000000001'
+    const t = ethTask(taskId, {
+      status: 'running',
+      longSize: '0.3',
+      shortSize: '0.3',
+    })
+    expect(await holdersOf([t], [ethShort('0.1')])).toEqual([
       { kind: 'task_leg', taskId, leg: 'short', sizeBase: '-0.3' },
       { kind: 'direct_orders', taskId: null, leg: null, sizeBase: '-0.1' },
       { kind: 'unattributed', taskId: null, leg: null, sizeBase: '-0.1' },
@@ -153,29 +163,13 @@ describe('listPositions', () => {
 
   test('holders: what an ended task’s close left at the venue is that task’s, not unattributed', async () => {
     const taskId = '00000000-0000-4000-8000-000000000002'
-    const t = {
-      id: taskId,
-      owner: '0xabc',
+    const t = ethTask(taskId, {
       status: 'closed',
-      longVenue: 'aster',
-      longMarket: 'ETHUSDT',
-      shortVenue: 'hl',
-      shortMarket: 'ETH',
       longSize: '0',
       shortSize: '0',
       engineState: { ...EMPTY_ENGINE_STATE, leftAtVenue: { short: '0.1' } },
-    } as unknown as TaskRecord
-    const o = {
-      venue: 'hl',
-      market: 'ETH',
-      side: 'short',
-      status: 'filled',
-      sizeBase: '0.4',
-      requestedBase: '0.4',
-      filledBase: '0.4',
-    } as unknown as PerpOrderRecord
-    const list = await listPositions(deps([], { tasks: [t], orders: [o] }), key)
-    expect(list.accounts[0]?.positions[0]?.holders).toEqual([
+    })
+    expect(await holdersOf([t], [ethShort('0.4')])).toEqual([
       { kind: 'left_at_venue', taskId, leg: 'short', sizeBase: '-0.1' },
       { kind: 'direct_orders', taskId: null, leg: null, sizeBase: '-0.4' },
     ])
