@@ -503,6 +503,7 @@ describe('shareAccountReads', () => {
     const s = setup()
     expect(await s.hl.positions(ALICE)).toEqual([position('1')])
     // long 1 more at 100: size 2, entry unchanged, liquidation unknown
+    s.advance(1)
     await s.hl.place(ALICE, ORDER_REQ)
     const restore = refuseReads(s)
     const served = await s.hl.positions(ALICE, { budgetFallbackMs: 60_000 })
@@ -518,6 +519,36 @@ describe('shareAccountReads', () => {
     expect(s.calls.positions).toHaveLength(2)
   })
 
+  test('behavior: a fill is not applied to a snapshot the venue answered after the order went out (it may show the fill already): the snapshot is dropped', async () => {
+    const s = setup()
+    expect(await s.hl.positions(ALICE)).toEqual([position('1')])
+    // the order goes out; its answer is slow
+    const a = s.adapter as {
+      -readonly [K in keyof VenueAdapter]: VenueAdapter[K]
+    }
+    const place = a.place
+    let answer = () => {}
+    a.place = (c, o) =>
+      new Promise((resolve) => {
+        answer = () => resolve(place(c, o))
+      })
+    s.advance(1)
+    const placing = s.hl.place(ALICE, ORDER_REQ)
+    // meanwhile a read answers: the venue's net with the fill (size 2)
+    s.advance(1)
+    expect(await s.hl.positions(ALICE)).toEqual([position('2')])
+    answer()
+    await placing
+    // applied again, the fill would show 3; the snapshot is gone instead,
+    // and a read the budget holds back has nothing stale to serve
+    const restore = refuseReads(s)
+    await expect(
+      s.hl.positions(ALICE, { budgetFallbackMs: 60_000 }),
+    ).rejects.toBeInstanceOf(RequestBudgetError)
+    restore()
+    expect(s.calls.place).toBe(1)
+  })
+
   test("behavior: lookups repeating an order's fills apply only what is new", async () => {
     const s = setup()
     await s.hl.positions(ALICE)
@@ -527,6 +558,7 @@ describe('shareAccountReads', () => {
       -readonly [K in keyof VenueAdapter]: VenueAdapter[K]
     }
     a.place = async () => ({ ...venueOrder('0'), state: 'open' })
+    s.advance(1)
     await s.hl.place(ALICE, sell)
     const restore = refuseReads(s)
     const partial = {

@@ -44,6 +44,11 @@ export function shareAccountReads(
 
 /** When each positions snapshot the wrapped adapters served was read. */
 const readTimes = new WeakMap<readonly VenuePosition[], number>()
+/**
+ * When the venue's answer behind each snapshot arrived: a snapshot that
+ * arrived before an order was sent cannot show that order's fills
+ */
+const answerTimes = new WeakMap<readonly VenuePosition[], number>()
 
 /**
  * Unix ms the venue read behind `positions` was sent (our own fills since
@@ -72,6 +77,8 @@ interface OwnOrder {
   readonly side: OrderSide
   /** base filled that the snapshot already shows */
   applied: string
+  /** Unix ms its last send started */
+  sentAt: number
 }
 
 /** How long a caller that may be served a stale snapshot waits for a read. */
@@ -108,6 +115,7 @@ function shareOne(adapter: VenueAdapter, clock: Clock): VenueAdapter {
     const sentAt = clock.now()
     const value = await adapter.positions(ctx.cred, { priority: ctx.priority })
     readTimes.set(value, sentAt)
+    answerTimes.set(value, clock.now())
     return value
   })
   /** accounts whose snapshot carries fills since its read: read again */
@@ -132,6 +140,17 @@ function shareOne(adapter: VenueAdapter, clock: Clock): VenueAdapter {
     }
     own.applied = found.filledBase
     const held = reads.peek(account)
+    // a snapshot the venue answered after the order went out may show
+    // this fill already: applied again, it doubled it (the venue-fault
+    // suite: a close's slow answer applied to a read that had its fill
+    // left a task's net at 0 where the venue held its short, and the
+    // task closed as liquidated, its leg left at the venue). Such a
+    // snapshot is dropped: the next read is fresh.
+    const answered = held && answerTimes.get(held.value)
+    if (answered === undefined || answered >= own.sentAt) {
+      changed(cred)
+      return
+    }
     const next =
       held &&
       applyOwnFill(held.value, {
@@ -145,6 +164,7 @@ function shareOne(adapter: VenueAdapter, clock: Clock): VenueAdapter {
       return
     }
     readTimes.set(next, held.at)
+    answerTimes.set(next, answered)
     reads.amend(account, () => next)
     amended.add(account)
   }
@@ -157,11 +177,15 @@ function shareOne(adapter: VenueAdapter, clock: Clock): VenueAdapter {
     builderFeeRate: (paired) => adapter.builderFeeRate?.(paired) ?? '0',
     async place(cred, order) {
       const key = `${accountKey(cred)}|${order.clientOrderId}`
-      if (!orders.has(key)) {
+      const own = orders.get(key)
+      if (own) {
+        own.sentAt = clock.now()
+      } else {
         orders.set(key, {
           market: order.market,
           side: order.side,
           applied: '0',
+          sentAt: clock.now(),
         })
         if (orders.size > ORDERS_KEPT) {
           const oldest = orders.keys().next().value
