@@ -147,33 +147,40 @@ describe('listPositions', () => {
     (await listPositions(deps([], { tasks, orders }), key)).accounts[0]
       ?.positions[0]?.holders
 
-  test('holders: a task leg, the direct orders, and what no one in dn holds add up to the net', async () => {
-    const taskId = '00000000-0000-4000-8000-000000000001'
-    const t = ethTask(taskId, {
-      status: 'running',
-      longSize: '0.3',
-      shortSize: '0.3',
-    })
-    expect(await holdersOf([t], [ethShort('0.1')])).toEqual([
-      { kind: 'task_leg', taskId, leg: 'short', sizeBase: '-0.3' },
-      { kind: 'direct_orders', taskId: null, leg: null, sizeBase: '-0.1' },
-      { kind: 'unattributed', taskId: null, leg: null, sizeBase: '-0.1' },
-    ])
-  })
-
-  test('holders: what an ended task’s close left at the venue is that task’s, not unattributed', async () => {
-    const taskId = '00000000-0000-4000-8000-000000000002'
-    const t = ethTask(taskId, {
-      status: 'closed',
-      longSize: '0',
-      shortSize: '0',
-      engineState: { ...EMPTY_ENGINE_STATE, leftAtVenue: { short: '0.1' } },
-    })
-    expect(await holdersOf([t], [ethShort('0.4')])).toEqual([
-      { kind: 'left_at_venue', taskId, leg: 'short', sizeBase: '-0.1' },
-      { kind: 'direct_orders', taskId: null, leg: null, sizeBase: '-0.4' },
-    ])
-  })
+  const TASK = '00000000-0000-4000-8000-000000000001'
+  const holderCases = [
+    {
+      name: 'a task leg, the direct orders, and what no one in dn holds add up to the net',
+      task: { status: 'running', longSize: '0.3', shortSize: '0.3' },
+      direct: '0.1',
+      holders: [
+        { kind: 'task_leg', taskId: TASK, leg: 'short', sizeBase: '-0.3' },
+        { kind: 'direct_orders', taskId: null, leg: null, sizeBase: '-0.1' },
+        { kind: 'unattributed', taskId: null, leg: null, sizeBase: '-0.1' },
+      ],
+    },
+    {
+      name: 'what an ended task’s close left at the venue is that task’s, not unattributed',
+      task: {
+        status: 'closed',
+        longSize: '0',
+        shortSize: '0',
+        engineState: { ...EMPTY_ENGINE_STATE, leftAtVenue: { short: '0.1' } },
+      },
+      direct: '0.4',
+      holders: [
+        { kind: 'left_at_venue', taskId: TASK, leg: 'short', sizeBase: '-0.1' },
+        { kind: 'direct_orders', taskId: null, leg: null, sizeBase: '-0.4' },
+      ],
+    },
+  ] as const
+  test.each(holderCases.map((c) => [c.name, c] as const))(
+    'holders: %s',
+    async (_, { task, direct, holders }) => {
+      const t = ethTask(TASK, task as Partial<TaskRecord>)
+      expect(await holdersOf([t], [ethShort(direct)])).toEqual(holders)
+    },
+  )
 
   test('every granted venue, or the one asked; one not granted is 403', async () => {
     const asked: VenueId[][] = []

@@ -8,7 +8,12 @@ import { ACTIVE_TASK_STATUSES, type TaskRecord } from '../domain/task.js'
 import type { Leg, LegOrder } from '../domain/taskEngineState.js'
 import type { AccountMarket } from '../ports/store.js'
 import { type Decimal, dec, decString } from '../util/decimal.js'
-import { marketOf, signedLegSize, venueOf } from './taskLegOrders.js'
+import {
+  marketOf,
+  signedLegBase,
+  signedLegSize,
+  venueOf,
+} from './taskLegOrders.js'
 import type { WorkerDeps } from './workerDeps.js'
 
 const LEGS: readonly Leg[] = ['long', 'short']
@@ -83,7 +88,7 @@ export function ledgerHolders(
       const left = task.engineState?.leftAtVenue?.[leg]
       if (left !== undefined) {
         holders.push({
-          ...new Flow(dec(left).mul(leg === 'long' ? 1 : -1)).holder(
+          ...new Flow(signedLegBase(leg, left)).holder(
             `${legHolderId(task.id, leg)} left at the venue`,
           ),
           taskId: task.id,
@@ -152,7 +157,6 @@ export function legHolding(
 ): LegHolding {
   const id = legHolderId(task.id, leg)
   const listed = holders.some((h) => h.id === id)
-  const sign = leg === 'long' ? 1 : -1
   const all = listed
     ? holders
     : [
@@ -165,7 +169,8 @@ export function legHolding(
         },
       ]
   const reading = readLedger(all, venueNet)
-  const attributed = dec(reading.attributed.get(id) ?? '0').mul(sign)
+  // the leg's own side positive again
+  const attributed = signedLegBase(leg, reading.attributed.get(id) ?? '0')
   return {
     held: decString(attributed.gt(0) ? attributed : dec(0)),
     reading,

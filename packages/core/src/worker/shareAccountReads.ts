@@ -42,13 +42,15 @@ export function shareAccountReads(
   return out
 }
 
-/** When each positions snapshot the wrapped adapters served was read. */
-const readTimes = new WeakMap<readonly VenuePosition[], number>()
 /**
- * When the venue's answer behind each snapshot arrived: a snapshot that
- * arrived before an order was sent cannot show that order's fills
+ * When the venue read behind each positions snapshot the wrapped adapters
+ * served was sent, and when its answer arrived: a snapshot that arrived
+ * before an order was sent cannot show that order's fills
  */
-const answerTimes = new WeakMap<readonly VenuePosition[], number>()
+const readTimes = new WeakMap<
+  readonly VenuePosition[],
+  { readonly sent: number; readonly answered: number }
+>()
 
 /**
  * Unix ms the venue read behind `positions` was sent (our own fills since
@@ -57,7 +59,7 @@ const answerTimes = new WeakMap<readonly VenuePosition[], number>()
 export function positionsReadAt(
   positions: readonly VenuePosition[],
 ): number | undefined {
-  return readTimes.get(positions)
+  return readTimes.get(positions)?.sent
 }
 
 /** One venue account: the owner, and the account index where there is one. */
@@ -114,8 +116,7 @@ function shareOne(adapter: VenueAdapter, clock: Clock): VenueAdapter {
     if (!ctx) throw new Error('a positions read needs its credential')
     const sentAt = clock.now()
     const value = await adapter.positions(ctx.cred, { priority: ctx.priority })
-    readTimes.set(value, sentAt)
-    answerTimes.set(value, clock.now())
+    readTimes.set(value, { sent: sentAt, answered: clock.now() })
     return value
   })
   /** accounts whose snapshot carries fills since its read: read again */
@@ -146,8 +147,8 @@ function shareOne(adapter: VenueAdapter, clock: Clock): VenueAdapter {
     // left a task's net at 0 where the venue held its short, and the
     // task closed as liquidated, its leg left at the venue). Such a
     // snapshot is dropped: the next read is fresh.
-    const answered = held && answerTimes.get(held.value)
-    if (answered === undefined || answered >= own.sentAt) {
+    const times = held && readTimes.get(held.value)
+    if (times === undefined || times.answered >= own.sentAt) {
       changed(cred)
       return
     }
@@ -163,8 +164,7 @@ function shareOne(adapter: VenueAdapter, clock: Clock): VenueAdapter {
       changed(cred)
       return
     }
-    readTimes.set(next, held.at)
-    answerTimes.set(next, answered)
+    readTimes.set(next, times)
     reads.amend(account, () => next)
     amended.add(account)
   }

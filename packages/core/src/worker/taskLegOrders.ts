@@ -57,7 +57,15 @@ export function legSize(task: TaskRecord, leg: Leg): string {
 
 /** A leg's booked size as the venue nets it: long positive, short negative. */
 export function signedLegSize(task: TaskRecord, leg: Leg): Decimal {
-  return dec(legSize(task, leg)).mul(leg === 'long' ? 1 : -1)
+  return signedLegBase(leg, legSize(task, leg))
+}
+
+/**
+ * `base` of a leg as the venue nets it: long positive, short negative
+ * (and a net part back on the leg's own side: the sign is its own inverse)
+ */
+export function signedLegBase(leg: Leg, base: string): Decimal {
+  return dec(base).mul(leg === 'long' ? 1 : -1)
 }
 
 /** A new leg order: IOC at a protection price on the venue's grid. */

@@ -257,8 +257,11 @@ export function createLighterAdapter(
     return rates
   }
 
-  async function markets(maxAgeMs = ttl): Promise<LighterMarket[]> {
-    return (await marketList.get(undefined, maxAgeMs)).value
+  async function markets(
+    maxAgeMs = ttl,
+    priority?: RequestPriority,
+  ): Promise<LighterMarket[]> {
+    return (await marketList.get(undefined, maxAgeMs, priority)).value
   }
 
   function usable(m: LighterMarket): LighterMarket {
@@ -407,9 +410,7 @@ export function createLighterAdapter(
 
     async quote(symbol: string, read?: QuoteOptions): Promise<MarketQuote> {
       const priority = read?.priority
-      if (!marketList.peek(undefined)) {
-        await marketList.get(undefined, ttl, priority)
-      }
+      if (!marketList.peek(undefined)) await markets(ttl, priority)
       const s = freshFromStream(
         stream,
         symbol,
